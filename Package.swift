@@ -1,0 +1,100 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "feeds",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "feeds", targets: ["feeds"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // Domain types, errors, rules and store protocols: no HTTP, no PostgresNIO.
+        .target(
+            name: "FeedsCore",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The Postgres stores, the migrator and the embedded-cluster launcher.
+        .target(
+            name: "FeedsPostgres",
+            dependencies: [
+                "FeedsCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Migrations")]
+        ),
+        // Generated from the root openapi.yaml (symlinked in); nothing hand-written.
+        .target(
+            name: "FeedsAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // The API implementation, auth, error mapping, operations routes and buildApplication.
+        .target(
+            name: "FeedsHTTP",
+            dependencies: [
+                "FeedsCore",
+                "FeedsPostgres",
+                "FeedsAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            // Served at GET /openapi.yaml; the link points at the root spec.
+            resources: [.embedInCode("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "feeds",
+            dependencies: [
+                "FeedsHTTP",
+                "FeedsPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+        .testTarget(name: "FeedsCoreTests", dependencies: ["FeedsCore"]),
+        .testTarget(
+            name: "FeedsPostgresTests",
+            dependencies: ["FeedsPostgres"]
+        ),
+        .testTarget(
+            name: "FeedsHTTPTests",
+            dependencies: [
+                "FeedsHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

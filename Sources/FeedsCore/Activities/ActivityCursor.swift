@@ -1,0 +1,70 @@
+import Foundation
+
+/// A position in the newest-first order of activities: opaque to clients as `next` / `prev`.
+///
+/// Keyset pagination on `(created_at, id)`: a page after a cursor is the same page however many
+/// activities arrive meanwhile, with no duplicates and no gaps.
+public struct ActivityCursor: Sendable, Hashable {
+    /// Which way a cursor pages.
+    public enum Direction: String, Sendable {
+        /// Older activities: a `next` cursor.
+        case older = "n"
+        /// Newer activities: a `prev` cursor.
+        case newer = "p"
+    }
+
+    /// Microseconds since 1970 of the activity at the edge of the page (Postgres's precision).
+    public var micros: Int64
+    /// That activity's id, which breaks ties between equal timestamps.
+    public var id: String
+    public var direction: Direction
+
+    public init(micros: Int64, id: String, direction: Direction) {
+        self.micros = micros
+        self.id = id
+        self.direction = direction
+    }
+
+    /// The cursor at an activity's position.
+    public init(after activity: Activity, direction: Direction) {
+        self.init(micros: activity.createdAt.microsecondsSince1970, id: activity.id, direction: direction)
+    }
+
+    /// The edge timestamp as a date, exact to the microsecond.
+    public var date: Date { Date(microsecondsSince1970: micros) }
+
+    /// The opaque token: base64url of `direction|micros|id`.
+    public var token: String {
+        Data("\(direction.rawValue)|\(micros)|\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a token; `expected` is the direction its field (`next` or `prev`) implies.
+    public init(token: String, expected: Direction, field: String) throws(FeedsError) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else {
+            throw .input("\(field) is not a valid cursor", field: field)
+        }
+        let parts = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let direction = Direction(rawValue: String(parts[0])), direction == expected,
+            let micros = Int64(parts[1]), !parts[2].isEmpty
+        else {
+            throw .input("\(field) is not a valid cursor", field: field)
+        }
+        self.init(micros: micros, id: String(parts[2]), direction: direction)
+    }
+}
+
+extension Date {
+    /// Whole microseconds since 1970, rounded as Postgres stores timestamps.
+    public var microsecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    /// A date from microseconds since 1970.
+    public init(microsecondsSince1970 micros: Int64) {
+        self.init(timeIntervalSince1970: Double(micros) / 1_000_000)
+    }
+}

@@ -1,0 +1,95 @@
+/// UpdateActivityPartial's `set` and `unset`, applied to a stored activity.
+public struct ActivityPatch: Sendable, Hashable {
+    public var set: JSONObject
+    public var unset: [String]
+
+    public init(set: JSONObject, unset: [String]) {
+        self.set = set
+        self.unset = unset
+    }
+
+    /// Top-level fields that `set`/`unset` may touch; `custom.x` reaches into custom data.
+    public static let settableFields: Set<String> = [
+        "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds",
+    ]
+
+    /// Applies the patch to the draft made from the stored activity, validating the result.
+    public func apply(to activity: Activity) throws(FeedsError) -> ActivityDraft {
+        guard !set.isEmpty || !unset.isEmpty else {
+            throw .input("set or unset must name at least one field", field: "set")
+        }
+        var text = activity.text
+        var type: String? = activity.type
+        var custom = activity.custom
+        var attachments = activity.attachments
+        var visibility = activity.visibility.rawValue
+        var visibilityTag = activity.visibilityTag
+        var restrict = activity.restrictReplies
+        var feeds = activity.feeds
+
+        for (key, value) in set {
+            if let customKey = Self.customKey(key) {
+                custom[customKey] = value
+                continue
+            }
+            switch key {
+            case "text": text = try value.string(field: "set.text", allowNull: true)
+            case "type": type = try value.string(field: "set.type")
+            case "visibility": visibility = try value.string(field: "set.visibility") ?? visibility
+            case "visibility_tag": visibilityTag = try value.string(field: "set.visibility_tag", allowNull: true)
+            case "restrict_replies": restrict = try value.string(field: "set.restrict_replies") ?? restrict
+            case "custom":
+                guard case .object(let object) = value else { throw .input("set.custom must be an object", field: "set.custom") }
+                custom = object
+            case "attachments":
+                guard case .array(let items) = value else { throw .input("set.attachments must be an array", field: "set.attachments") }
+                attachments = try items.map { item throws(FeedsError) in
+                    guard case .object(let object) = item else {
+                        throw .input("set.attachments must hold objects", field: "set.attachments")
+                    }
+                    return object
+                }
+            case "feeds":
+                guard case .array(let items) = value else { throw .input("set.feeds must be an array", field: "set.feeds") }
+                feeds = try items.map { item throws(FeedsError) in
+                    guard case .string(let feed) = item else { throw .input("set.feeds must hold strings", field: "set.feeds") }
+                    return feed
+                }
+            default:
+                throw .input("\"\(key)\" cannot be set", field: "set.\(key)")
+            }
+        }
+        for key in unset {
+            if let customKey = Self.customKey(key) {
+                custom[customKey] = nil
+                continue
+            }
+            switch key {
+            case "text": text = nil
+            case "custom": custom = [:]
+            case "attachments": attachments = []
+            case "visibility_tag": visibilityTag = nil
+            default: throw .input("\"\(key)\" cannot be unset", field: "unset")
+            }
+        }
+        return try ActivityDraft(
+            id: activity.id, type: type, userID: activity.user.id, text: text, feeds: feeds, visibility: visibility,
+            visibilityTag: visibilityTag, restrictReplies: restrict, custom: custom, attachments: attachments
+        )
+    }
+
+    private static func customKey(_ key: String) -> String? {
+        guard key.hasPrefix("custom."), key.count > 7 else { return nil }
+        return String(key.dropFirst(7))
+    }
+}
+
+extension JSONValue {
+    fileprivate func string(field: String, allowNull: Bool = false) throws(FeedsError) -> String? {
+        switch self {
+        case .string(let value): return value
+        case .null where allowNull: return nil
+        default: throw .input("\(field) must be a string", field: field)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What QueryActivities and feed reads ask for: filters, a page size and a cursor.
+public struct ActivityQuery: Sendable, Hashable {
+    /// A bound on `created_at`.
+    public enum TimeBound: Sendable, Hashable {
+        case greaterThan(Date), greaterOrEqual(Date), lessThan(Date), lessOrEqual(Date)
+    }
+
+    /// Only these activities (a lookup by id).
+    public var ids: [String]?
+    public var feeds: [String]?
+    public var userIDs: [String]?
+    public var types: [String]?
+    public var createdAt: [TimeBound]
+    /// Who reads: users see public activities and their own.
+    public var viewer: Principal
+    public var limit: Int
+    public var cursor: ActivityCursor?
+
+    public init(
+        feeds: [String]? = nil, userIDs: [String]? = nil, types: [String]? = nil, createdAt: [TimeBound] = [],
+        viewer: Principal, limit: Int = ActivityQuery.defaultLimit, cursor: ActivityCursor? = nil
+    ) {
+        self.ids = nil
+        self.feeds = feeds
+        self.userIDs = userIDs
+        self.types = types
+        self.createdAt = createdAt
+        self.viewer = viewer
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    public static let defaultLimit = 25
+    public static let maxLimit = 100
+
+    /// Validates the page size and the cursors of a request.
+    public static func page(limit: Int?, next: String?, prev: String?) throws(FeedsError) -> (Int, ActivityCursor?) {
+        let limit = limit ?? defaultLimit
+        guard (0...maxLimit).contains(limit) else {
+            throw .input("limit must be between 0 and \(maxLimit)", field: "limit")
+        }
+        if next != nil, prev != nil { throw .input("give next or prev, not both", field: "next") }
+        if let next, !next.isEmpty { return (limit == 0 ? defaultLimit : limit, try ActivityCursor(token: next, expected: .older, field: "next")) }
+        if let prev, !prev.isEmpty { return (limit == 0 ? defaultLimit : limit, try ActivityCursor(token: prev, expected: .newer, field: "prev")) }
+        return (limit == 0 ? defaultLimit : limit, nil)
+    }
+}
+
+/// One page of activities, newest first, with the cursors around it.
+public struct ActivityPage: Sendable, Hashable {
+    public var activities: [Activity]
+    /// Older activities follow.
+    public var next: ActivityCursor?
+    /// Newer activities precede.
+    public var prev: ActivityCursor?
+
+    public init(activities: [Activity], next: ActivityCursor?, prev: ActivityCursor?) {
+        self.activities = activities
+        self.next = next
+        self.prev = prev
+    }
+}

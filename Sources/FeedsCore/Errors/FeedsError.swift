@@ -1,0 +1,87 @@
+/// The one error type of the domain. The HTTP layer maps it to Stream's `APIError` body.
+public struct FeedsError: Error, Sendable, Equatable {
+    /// What went wrong, in Stream's error-code vocabulary.
+    public enum Kind: Sendable, Equatable {
+        case input
+        case authentication
+        case badAPIKey
+        case tokenExpired
+        case tokenNotYetValid
+        case tokenSignature
+        case notAllowed
+        case notFound
+        case conflict
+        case payloadTooLarge
+        case unsupportedMediaType
+        case methodNotAllowed
+        case rateLimited
+        case unavailable
+        case `internal`
+    }
+
+    /// The category, which decides the status and the numeric code.
+    public var kind: Kind
+    /// A message for the client; never internals.
+    public var message: String
+    /// The request field at fault, when there is one (becomes `exception_fields`).
+    public var field: String?
+
+    /// Creates an error of a kind with a client-facing message.
+    public init(_ kind: Kind, _ message: String, field: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.field = field
+    }
+
+    /// Bad input (400, code 4), naming the field when known.
+    public static func input(_ message: String, field: String? = nil) -> Self {
+        .init(.input, message, field: field)
+    }
+
+    /// The caller may not do this (403, code 17).
+    public static func notAllowed(_ message: String) -> Self { .init(.notAllowed, message) }
+
+    /// The thing asked for does not exist (404, code 16).
+    public static func notFound(_ message: String) -> Self { .init(.notFound, message) }
+
+    /// Something with this identity exists already (409).
+    public static func conflict(_ message: String, field: String? = nil) -> Self {
+        .init(.conflict, message, field: field)
+    }
+}
+
+extension FeedsError.Kind {
+    /// Stream's numeric error code.
+    public var code: Int {
+        switch self {
+        case .input, .conflict, .unsupportedMediaType, .methodNotAllowed: 4
+        case .authentication: 5
+        case .badAPIKey: 2
+        case .tokenExpired: 40
+        case .tokenNotYetValid: 41
+        case .tokenSignature: 43
+        case .notAllowed: 17
+        case .notFound: 16
+        case .payloadTooLarge: 22
+        case .rateLimited: 9
+        case .unavailable, .internal: -1
+        }
+    }
+
+    /// The HTTP status code.
+    public var status: Int {
+        switch self {
+        case .input: 400
+        case .authentication, .badAPIKey, .tokenExpired, .tokenNotYetValid, .tokenSignature: 401
+        case .notAllowed: 403
+        case .notFound: 404
+        case .conflict: 409
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .methodNotAllowed: 405
+        case .rateLimited: 429
+        case .unavailable: 503
+        case .internal: 500
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Who may see an activity.
+public enum Visibility: String, Sendable, Hashable, CaseIterable {
+    case `public`, `private`, tag
+}
+
+/// An activity as stored and returned.
+public struct Activity: Sendable, Hashable {
+    public var id: String
+    public var type: String
+    public var user: User
+    public var text: String?
+    public var feeds: [String]
+    public var visibility: Visibility
+    public var visibilityTag: String?
+    public var restrictReplies: String
+    public var custom: JSONObject
+    /// Attachment payloads in order, as the wire's `Attachment` objects.
+    public var attachments: [JSONObject]
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var editedAt: Date?
+    public var deletedAt: Date?
+
+    public init(
+        id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,
+        visibilityTag: String?, restrictReplies: String, custom: JSONObject, attachments: [JSONObject],
+        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?
+    ) {
+        self.id = id
+        self.type = type
+        self.user = user
+        self.text = text
+        self.feeds = feeds
+        self.visibility = visibility
+        self.visibilityTag = visibilityTag
+        self.restrictReplies = restrictReplies
+        self.custom = custom
+        self.attachments = attachments
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.editedAt = editedAt
+        self.deletedAt = deletedAt
+    }
+}

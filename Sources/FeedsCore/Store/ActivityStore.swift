@@ -1,0 +1,31 @@
+import Logging
+
+/// Where activities, feeds and users live. The Postgres store implements it; handlers are generic over it.
+public protocol ActivityStore: Sendable {
+    /// Stores a new activity (creating its user and feeds on first use). A taken id is a conflict.
+    func addActivity(_ draft: ActivityDraft, logger: Logger) async throws -> Activity
+
+    /// An activity by id, if it exists and is not deleted and `viewer` may see it.
+    func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity?
+
+    /// Rewrites an activity atomically: `change` sees the stored activity (locked) and returns its
+    /// new content, or throws (not allowed, bad input) to leave it as it was.
+    func updateActivity(
+        id: String, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
+    ) async throws -> Activity
+
+    /// Deletes the live activities among `ids` (soft or hard) and returns the ids deleted.
+    /// `mayDelete` sees each owner first; one refusal deletes nothing.
+    func deleteActivities(
+        ids: [String], hard: Bool, logger: Logger, mayDelete: @Sendable (_ ownerID: String) -> Bool
+    ) async throws -> [String]
+
+    /// A page of activities, newest first.
+    func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage
+
+    /// A feed, created with `creatorID` as its owner when missing (without one, a missing feed is an input error).
+    func getOrCreateFeed(_ id: FeedID, creatorID: String?, logger: Logger) async throws -> (feed: Feed, created: Bool)
+
+    /// Creates or replaces users.
+    func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User]
+}

@@ -1,0 +1,88 @@
+import FeedsAPI
+import FeedsCore
+
+extension FeedsAPIImplementation {
+    func addActivity(_ input: Operations.AddActivity.Input) async throws -> Operations.AddActivity.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let draft = try ActivityDraft(
+            id: body.id, type: body._type, userID: try request.actingUser(body.userId), text: body.text, feeds: body.feeds,
+            visibility: body.visibility?.rawValue, visibilityTag: body.visibilityTag,
+            restrictReplies: body.restrictReplies?.rawValue, custom: try body.custom.map { try recode($0) },
+            attachments: try body.attachments?.map { try recode($0) }
+        )
+        let activity = try await store.addActivity(draft, logger: request.logger)
+        return .created(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+    }
+
+    func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
+        let request = try request
+        guard let activity = try await store.activity(id: input.path.id, viewer: request.principal, logger: request.logger) else {
+            throw FeedsError.notFound("activity \(input.path.id) does not exist")
+        }
+        return .ok(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+    }
+
+    func updateActivity(_ input: Operations.UpdateActivity.Input) async throws -> Operations.UpdateActivity.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        _ = try request.principal.actingUser(requested: body.userId)
+        let custom: JSONObject = try body.custom.map { try recode($0) } ?? [:]
+        let attachments: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
+        let principal = request.principal
+        let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in
+            guard principal.mayModify(ownedBy: current.user.id) else {
+                throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
+            }
+            // A full replace: what the body leaves out is cleared, but the type, owner and feeds stay.
+            return try ActivityDraft(
+                id: current.id, type: current.type, userID: current.user.id, text: body.text,
+                feeds: body.feeds ?? current.feeds, visibility: body.visibility?.rawValue,
+                visibilityTag: body.visibilityTag, restrictReplies: body.restrictReplies?.rawValue, custom: custom,
+                attachments: attachments
+            )
+        }
+        return .created(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+    }
+
+    func updateActivityPartial(_ input: Operations.UpdateActivityPartial.Input) async throws -> Operations.UpdateActivityPartial.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        _ = try request.principal.actingUser(requested: body.userId)
+        let patch = ActivityPatch(set: try body.set.map { try recode($0) } ?? [:], unset: body.unset ?? [])
+        let principal = request.principal
+        let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in
+            guard principal.mayModify(ownedBy: current.user.id) else {
+                throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
+            }
+            return try patch.apply(to: current)
+        }
+        return .ok(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+    }
+
+    func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
+        let request = try request
+        let principal = request.principal
+        let deleted = try await store.deleteActivities(
+            ids: [input.path.id], hard: input.query.hardDelete ?? false, logger: request.logger,
+            mayDelete: { principal.mayModify(ownedBy: $0) }
+        )
+        guard !deleted.isEmpty else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
+        return .ok(.init(body: .json(.init(duration: request.duration))))
+    }
+
+    func deleteActivities(_ input: Operations.DeleteActivities.Input) async throws -> Operations.DeleteActivities.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        _ = try request.principal.actingUser(requested: body.userId)
+        guard (1...ActivityQuery.maxLimit).contains(body.ids.count) else {
+            throw FeedsError.input("ids must name 1 to \(ActivityQuery.maxLimit) activities", field: "ids")
+        }
+        let principal = request.principal
+        let deleted = try await store.deleteActivities(
+            ids: body.ids, hard: body.hardDelete ?? false, logger: request.logger,
+            mayDelete: { principal.mayModify(ownedBy: $0) }
+        )
+        return .created(.init(body: .json(.init(deletedIds: deleted, duration: request.duration))))
+    }
+}

@@ -1,0 +1,70 @@
+import FeedsAPI
+import FeedsCore
+
+extension FeedsAPIImplementation {
+    func queryActivities(_ input: Operations.QueryActivities.Input) async throws -> Operations.QueryActivities.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        for sort in body.sort ?? [] where (sort.field ?? "created_at") != "created_at" || (sort.direction ?? -1) != -1 {
+            throw FeedsError.input("activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
+        }
+        let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
+        var query = ActivityQuery(viewer: request.principal, limit: limit, cursor: cursor)
+        if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
+        let page = try await store.queryActivities(query, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        activities: try page.activities.map(Wire.activity), duration: request.duration,
+                        next: page.next?.token, prev: page.prev?.token
+                    )
+                )
+            )
+        )
+    }
+
+    func getOrCreateFeed(_ input: Operations.GetOrCreateFeed.Input) async throws -> Operations.GetOrCreateFeed.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let feedID = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
+        let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
+        let (feed, created) = try await store.getOrCreateFeed(feedID, creatorID: creator, logger: request.logger)
+        let page = try await store.queryActivities(
+            ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
+            logger: request.logger
+        )
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        activities: try page.activities.map(Wire.activity), aggregatedActivities: [], created: created,
+                        duration: request.duration, feed: try Wire.feed(feed), followers: [], following: [], members: [],
+                        next: page.next?.token, pinnedActivities: [], prev: page.prev?.token
+                    )
+                )
+            )
+        )
+    }
+
+    func updateUsers(_ input: Operations.UpdateUsers.Input) async throws -> Operations.UpdateUsers.Output {
+        let request = try request
+        guard request.principal == .server else { throw FeedsError.notAllowed("only a server token may update users") }
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let inputs = try body.users.additionalProperties.sorted { $0.key < $1.key }.map { key, user in
+            guard key == user.id, !user.id.isEmpty, user.id.utf8.count <= 255 else {
+                throw FeedsError.input("users must be keyed by their id (\"\(key)\" holds \"\(user.id)\")", field: "users.\(key)")
+            }
+            return UserInput(
+                id: user.id, name: user.name, image: user.image, role: user.role, language: user.language, teams: user.teams,
+                custom: try user.custom.map { try recode($0) }
+            )
+        }
+        let users = try await store.upsertUsers(inputs, logger: request.logger)
+        let byID = try Dictionary(uniqueKeysWithValues: users.map { ($0.id, try Wire.fullUser($0)) })
+        return .created(
+            .init(body: .json(.init(duration: request.duration, membershipDeletionTaskId: "", users: .init(additionalProperties: byID))))
+        )
+    }
+}

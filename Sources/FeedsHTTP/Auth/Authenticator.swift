@@ -1,0 +1,69 @@
+import FeedsCore
+import Foundation
+import JWTKit
+
+/// Stream's request authentication: the `api_key` query parameter, and an HS256 JWT signed with
+/// the app secret in `Authorization`, with `Stream-Auth-Type: jwt`.
+public struct Authenticator: Sendable {
+    let apiKey: String
+    let keys: JWTKeyCollection
+
+    public init(apiKey: String, apiSecret: String) async {
+        self.apiKey = apiKey
+        self.keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: apiSecret), digestAlgorithm: .sha256)
+    }
+
+    /// Who the request acts as, or the Stream error that refuses it.
+    func authenticate(apiKey given: String?, authorization: String?, authType: String?) async throws(FeedsError) -> Principal {
+        guard let given, constantTimeEqual(given, apiKey) else {
+            throw FeedsError(.badAPIKey, given == nil ? "api_key query parameter is missing" : "api_key is not valid", field: "api_key")
+        }
+        guard authType?.lowercased() == "jwt" else {
+            throw FeedsError(.authentication, "Stream-Auth-Type header must be jwt", field: "Stream-Auth-Type")
+        }
+        guard var token = authorization?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            throw FeedsError(.authentication, "Authorization header with a JWT is missing", field: "Authorization")
+        }
+        if token.lowercased().hasPrefix("bearer ") { token = String(token.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+        let claims: StreamClaims
+        do {
+            claims = try await keys.verify(token, as: StreamClaims.self)
+        } catch let error as JWTError {
+            throw Self.refusal(error)
+        } catch {
+            throw FeedsError(.tokenSignature, "token is not valid", field: "Authorization")
+        }
+        if let userID = claims.userID {
+            guard !userID.isEmpty else { throw FeedsError(.authentication, "user_id claim is empty", field: "Authorization") }
+            return .user(userID)
+        }
+        return .server
+    }
+
+    /// A signed token: a user's with `userID`, else the server's.
+    public func token(userID: String?, expiresAt: Date? = nil) async throws -> String {
+        try await keys.sign(StreamClaims(userID: userID, expiresAt: expiresAt))
+    }
+
+    private static func refusal(_ error: JWTError) -> FeedsError {
+        switch error.errorType {
+        case .claimVerificationFailure where error.failedClaim is ExpirationClaim:
+            FeedsError(.tokenExpired, "token has expired", field: "Authorization")
+        case .claimVerificationFailure where error.failedClaim is NotBeforeClaim:
+            FeedsError(.tokenNotYetValid, "token is not valid yet (nbf)", field: "Authorization")
+        case .malformedToken:
+            FeedsError(.authentication, "token is malformed", field: "Authorization")
+        default:
+            // Wrong secret, wrong algorithm (alg "none" included): the signature does not verify.
+            FeedsError(.tokenSignature, "token signature is not valid", field: "Authorization")
+        }
+    }
+}
+
+/// Compares secrets without leaking where they differ through timing.
+func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+    let a = Array(lhs.utf8), b = Array(rhs.utf8)
+    guard a.count == b.count else { return false }
+    return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+}

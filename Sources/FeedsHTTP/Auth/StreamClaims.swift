@@ -1,0 +1,29 @@
+import JWTKit
+
+/// The claims of a Stream token: `user_id` for a user; none (or `server: true`) for the server.
+public struct StreamClaims: JWTPayload, Equatable {
+    public var userID: String?
+    public var server: Bool?
+    public var exp: ExpirationClaim?
+    public var nbf: NotBeforeClaim?
+    public var iat: IssuedAtClaim?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case server, exp, nbf, iat
+    }
+
+    public init(userID: String?, expiresAt: Date? = nil, issuedAt: Date = Date()) {
+        self.userID = userID
+        self.server = userID == nil ? true : nil
+        self.exp = expiresAt.map(ExpirationClaim.init(value:))
+        self.iat = IssuedAtClaim(value: issuedAt)
+    }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp?.verifyNotExpired()
+        try nbf?.verifyNotBefore()
+    }
+}
+
+import Foundation

@@ -1,0 +1,59 @@
+import FeedsAPI
+import FeedsCore
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+
+/// Turns every error, the framework's own included, into Stream's `APIError` body.
+/// A 500 tells the client only its request id; the cause goes to the log.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: KnownRoutes
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let scope = RequestScope.current
+            var feedsError = ErrorClassifier.classify(error)
+            var allow: String?
+            if feedsError.kind == .notFound, context.endpointPath == "NotFound" {
+                (feedsError, allow) = routes.unmatched(method: request.method, path: request.uri.path)
+            }
+            if feedsError.kind == .internal {
+                (scope?.logger ?? context.logger).error(
+                    "request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"]
+                )
+                feedsError.message = "internal error; the server log has the details under request id \(scope?.requestID ?? "-")"
+            } else {
+                (scope?.logger ?? context.logger).debug("request refused", metadata: ["error": "\(feedsError.message)"])
+            }
+            var response = APIErrorBody.response(for: feedsError, duration: scope?.duration ?? "0.00ms")
+            if let allow { response.headers[.allow] = allow }
+            return response
+        }
+    }
+}
+
+/// Renders a `FeedsError` as Stream's `APIError` JSON.
+enum APIErrorBody {
+    static func response(for error: FeedsError, duration: String) -> Response {
+        let body = Components.Schemas.APIError(
+            statusCode: Int32(error.kind.status),
+            code: Int32(error.kind.code),
+            details: [],
+            duration: duration,
+            exceptionFields: error.field.map { .init(additionalProperties: [$0: error.message]) },
+            message: error.message,
+            moreInfo: "",
+            unrecoverable: error.kind.status == 500 ? false : nil
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
+        return Response(
+            status: .init(code: error.kind.status),
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}

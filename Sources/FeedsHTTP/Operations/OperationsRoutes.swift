@@ -1,0 +1,47 @@
+import FeedsCore
+import FeedsPostgres
+import Hummingbird
+import Logging
+import PostgresNIO
+
+/// `/healthz` (the process answers), `/readyz` (the database answers and is migrated),
+/// `/metrics` (Prometheus) and `/openapi.yaml` (the API this server speaks).
+struct OperationsRoutes {
+    let migrator: Migrator
+    let migrations: [Migration]
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
+        router.get("/readyz") { _, context in try await ready(logger: context.logger) }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(bytes: PrometheusMetrics.exposition()))
+            )
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml"],
+                body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml))
+            )
+        }
+    }
+
+    private func ready(logger: Logger) async throws -> Response {
+        let pending: [String]
+        do {
+            pending = try await migrator.pending(migrations, logger: logger)
+        } catch {
+            logger.warning("readiness: database unreachable", metadata: ["error": "\(String(reflecting: error))"])
+            throw FeedsError(.unavailable, "database unreachable")
+        }
+        guard pending.isEmpty else {
+            throw FeedsError(.unavailable, "migrations not applied: \(pending.joined(separator: ", "))")
+        }
+        return Self.json(#"{"status":"ready"}"#)
+    }
+
+    private static func json(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,107 @@
+import FeedsAPI
+import FeedsCore
+import Foundation
+
+/// Domain values as the wire's response types, with every field the reference requires.
+enum Wire {
+    static func activity(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {
+        Components.Schemas.ActivityResponse(
+            attachments: try activity.attachments.map { try recode($0) },
+            bookmarkCount: 0,
+            collections: .init(),
+            commentCount: 0,
+            comments: [],
+            createdAt: activity.createdAt,
+            custom: try recode(activity.custom),
+            deletedAt: activity.deletedAt,
+            editedAt: activity.editedAt,
+            feeds: activity.feeds,
+            filterTags: [],
+            hidden: false,
+            id: activity.id,
+            interestTags: [],
+            latestReactions: [],
+            mentionedUsers: [],
+            ownBookmarks: [],
+            ownReactions: [],
+            popularity: 0,
+            preview: false,
+            reactionCount: 0,
+            reactionGroups: .init(),
+            restrictReplies: .init(rawValue: activity.restrictReplies) ?? .everyone,
+            score: 0,
+            searchData: .init(),
+            shareCount: 0,
+            text: activity.text,
+            _type: activity.type,
+            updatedAt: activity.updatedAt,
+            user: try user(activity.user),
+            visibility: .init(rawValue: activity.visibility.rawValue) ?? ._public,
+            visibilityTag: activity.visibilityTag
+        )
+    }
+
+    static func user(_ user: User) throws -> Components.Schemas.UserResponse {
+        Components.Schemas.UserResponse(
+            banned: false,
+            blockedUserIds: [],
+            createdAt: user.createdAt,
+            custom: try recode(user.custom),
+            id: user.id,
+            image: user.image,
+            invisible: false,
+            language: user.language,
+            name: user.name,
+            online: false,
+            role: user.role,
+            shadowBanned: false,
+            teams: user.teams,
+            updatedAt: user.updatedAt
+        )
+    }
+
+    static func fullUser(_ user: User) throws -> Components.Schemas.FullUserResponse {
+        Components.Schemas.FullUserResponse(
+            banned: false,
+            blockedUserIds: [],
+            channelMutes: [],
+            createdAt: user.createdAt,
+            custom: try recode(user.custom),
+            devices: [],
+            id: user.id,
+            image: user.image,
+            invisible: false,
+            language: user.language,
+            mutes: [],
+            name: user.name,
+            online: false,
+            role: user.role,
+            shadowBanned: false,
+            teams: user.teams,
+            totalUnreadCount: 0,
+            unreadChannels: 0,
+            unreadCount: 0,
+            unreadThreads: 0,
+            updatedAt: user.updatedAt
+        )
+    }
+
+    static func feed(_ feed: Feed) throws -> Components.Schemas.FeedResponse {
+        Components.Schemas.FeedResponse(
+            activityCount: Int32(clamping: feed.activityCount),
+            createdAt: feed.createdAt,
+            createdBy: try user(feed.createdBy),
+            custom: try recode(feed.custom),
+            description: feed.description,
+            feed: feed.id.description,
+            followerCount: 0,
+            followingCount: 0,
+            groupId: feed.id.group,
+            id: feed.id.id,
+            memberCount: 0,
+            name: feed.name,
+            pinCount: 0,
+            updatedAt: feed.updatedAt
+        )
+    }
+}

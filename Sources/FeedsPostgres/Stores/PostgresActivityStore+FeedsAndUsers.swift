@@ -1,0 +1,78 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresActivityStore {
+    public func getOrCreateFeed(_ id: FeedID, creatorID: String?, logger: Logger) async throws -> (feed: Feed, created: Bool) {
+        let fid = id.description
+        let created: Bool = try await client.transaction(logger: logger) { connection in
+            if let creatorID {
+                try await Self.ensureUser(creatorID, on: connection, logger: logger)
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES (\(fid), \(id.group), \(id.id), \(creatorID))
+                    ON CONFLICT (fid) DO NOTHING RETURNING fid
+                    """,
+                    logger: logger
+                )
+                var created = false
+                for try await _ in inserted { created = true }
+                return created
+            }
+            return false
+        }
+        let rows = try await client.query(
+            """
+            SELECT f.name, f.description, f.custom::text, f.created_at, f.updated_at,
+                   (SELECT count(*) FROM activity_feeds af JOIN activities a ON a.id = af.activity_id
+                    WHERE af.feed = f.fid AND a.deleted_at IS NULL),
+                   u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
+            FROM feeds f JOIN users u ON u.id = f.created_by WHERE f.fid = \(fid)
+            """,
+            logger: logger
+        )
+        for try await c in rows.decode(
+            (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date).self
+        ) {
+            let creator = User(
+                id: c.6, name: c.7, image: c.8, role: c.9, language: c.10, teams: c.11, custom: try JSONText.object(c.12),
+                createdAt: c.13, updatedAt: c.14
+            )
+            let feed = Feed(
+                id: id, name: c.0, description: c.1, custom: try JSONText.object(c.2), createdBy: creator,
+                activityCount: Int(c.5), createdAt: c.3, updatedAt: c.4
+            )
+            return (feed, created)
+        }
+        throw FeedsError.input("feed \(fid) does not exist; name user_id to create it", field: "user_id")
+    }
+
+    public func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User] {
+        try await client.transaction(logger: logger) { connection in
+            var stored: [User] = []
+            for user in users {
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO users (id, name, image, role, language, teams, custom)
+                    VALUES (\(user.id), \(user.name), \(user.image), \(user.role ?? "user"), \(user.language ?? ""),
+                            \(user.teams ?? []), \(try JSONText.encode(user.custom ?? [:]))::jsonb)
+                    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, image = EXCLUDED.image, role = EXCLUDED.role,
+                        language = EXCLUDED.language, teams = EXCLUDED.teams, custom = EXCLUDED.custom, updated_at = now()
+                    RETURNING id, name, image, role, language, teams, custom::text, created_at, updated_at
+                    """,
+                    logger: logger
+                )
+                for try await c in rows.decode((String, String?, String?, String, String, [String], String, Date, Date).self) {
+                    stored.append(
+                        User(
+                            id: c.0, name: c.1, image: c.2, role: c.3, language: c.4, teams: c.5,
+                            custom: try JSONText.object(c.6), createdAt: c.7, updatedAt: c.8
+                        )
+                    )
+                }
+            }
+            return stored
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresActivityStore {
+    public func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage {
+        let built = try Self.sql(for: query)
+        let rows = try await client.query(built, logger: logger)
+        var decoded: [ActivityRow.Decoded] = []
+        for try await row in rows { decoded.append(try ActivityRow.decode(row)) }
+
+        let hasMore = decoded.count > query.limit
+        if hasMore { decoded.removeLast() }
+        if query.cursor?.direction == .newer { decoded.reverse() }
+
+        let activities = decoded.map(\.activity)
+        guard let first = decoded.first, let last = decoded.last else {
+            return ActivityPage(activities: [], next: nil, prev: nil)
+        }
+        // Past a cursor, the side we came from always has activities; the far side has them when the page overflowed.
+        let moreOlder = query.cursor?.direction == .newer || hasMore && query.cursor?.direction != .newer
+        let moreNewer = query.cursor?.direction == .older || hasMore && query.cursor?.direction == .newer
+        return ActivityPage(
+            activities: activities,
+            next: moreOlder ? ActivityCursor(micros: last.micros, id: last.activity.id, direction: .older) : nil,
+            prev: moreNewer ? ActivityCursor(micros: first.micros, id: first.activity.id, direction: .newer) : nil
+        )
+    }
+
+    /// The SELECT for a query. One feed reads the feed index `(feed, created_at, activity_id)` as a
+    /// range; otherwise the activities' own newest-first index.
+    static func sql(for query: ActivityQuery) throws -> PostgresQuery {
+        var binds = PostgresBindings()
+        func bind<Value: PostgresEncodable>(_ value: Value) throws -> String {
+            try binds.append(value)
+            return "$\(binds.count)"
+        }
+
+        var sql = "SELECT \(ActivityRow.columns) FROM "
+        let key: (time: String, id: String)
+        if let feeds = query.feeds, feeds.count == 1 {
+            sql += "activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id"
+            sql += " WHERE f.feed = \(try bind(feeds[0]))"
+            key = ("f.created_at", "f.activity_id")
+        } else {
+            sql += "activities a JOIN users u ON u.id = a.user_id WHERE true"
+            if let feeds = query.feeds {
+                sql += " AND a.id IN (SELECT activity_id FROM activity_feeds WHERE feed = ANY(\(try bind(feeds))))"
+            }
+            key = ("a.created_at", "a.id")
+        }
+        sql += " AND a.deleted_at IS NULL"
+        if let ids = query.ids { sql += " AND a.id = ANY(\(try bind(ids)))" }
+        if let viewer = query.viewer.userID { sql += " AND (a.visibility = 'public' OR a.user_id = \(try bind(viewer)))" }
+        if let userIDs = query.userIDs { sql += " AND a.user_id = ANY(\(try bind(userIDs)))" }
+        if let types = query.types { sql += " AND a.type = ANY(\(try bind(types)))" }
+        for bound in query.createdAt {
+            switch bound {
+            case .greaterThan(let date): sql += " AND a.created_at > \(try bind(date))"
+            case .greaterOrEqual(let date): sql += " AND a.created_at >= \(try bind(date))"
+            case .lessThan(let date): sql += " AND a.created_at < \(try bind(date))"
+            case .lessOrEqual(let date): sql += " AND a.created_at <= \(try bind(date))"
+            }
+        }
+        var order = "DESC"
+        if let cursor = query.cursor {
+            // Exact microseconds: integer arithmetic, so a cursor never lands beside its activity.
+            let time = "(timestamptz 'epoch' + \(try bind(cursor.micros)) * interval '1 microsecond')"
+            let comparison = cursor.direction == .older ? "<" : ">"
+            sql += " AND (\(key.time), \(key.id)) \(comparison) (\(time), \(try bind(cursor.id)))"
+            if cursor.direction == .newer { order = "ASC" }
+        }
+        sql += " ORDER BY \(key.time) \(order), \(key.id) \(order) LIMIT \(try bind(query.limit + 1))"
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+}

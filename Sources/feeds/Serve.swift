@@ -1,0 +1,61 @@
+import ArgumentParser
+import FeedsHTTP
+import FeedsPostgres
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// `feeds serve`: the HTTP server, until SIGTERM or SIGINT.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default command).")
+
+    @OptionGroup var settings: SettingsOptions
+
+    func run() async throws {
+        let (configuration, generated) = try settings.resolve()
+        let logger = configuration.logger
+        let (database, embedded) = try await reportingSetupErrors { try await configuration.openDatabase() }
+        let app: any ApplicationProtocol
+        do {
+            let serverToken = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
+                .token(userID: nil)
+            app = try await buildApplication(
+                configuration, database: database, services: embedded.map { [$0] } ?? [], logger: logger
+            ) { port in
+                let url = "http://\(configuration.host):\(port)"
+                print("Feeds is listening on \(url)")
+                if generated {
+                    print("Development credentials (kept in \(configuration.dataDirectory.path)/credentials.json):")
+                }
+                print("  api key:      \(configuration.apiKey)")
+                print("  server token: \(serverToken)")
+                print("  try: curl '\(url)/api/v2/feeds/activities/query?api_key=\(configuration.apiKey)' \\")
+                print("         -H 'Stream-Auth-Type: jwt' -H 'Authorization: \(serverToken)' -H 'Content-Type: application/json' -d '{}'")
+                fflush(stdout)
+            }
+        } catch {
+            try? await embedded?.stop()
+            throw error
+        }
+        try await reportingSetupErrors { try await app.runService() }
+    }
+}
+
+/// Runs start-up work, turning the errors a user can fix into one clear line and exit code 1.
+func reportingSetupErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as EmbeddedPostgresError {
+        throw SetupError(message: error.description)
+    } catch let error as MigrationError {
+        throw SetupError(message: error.description)
+    } catch let error as DatabaseURLError {
+        throw SetupError(message: error.description)
+    }
+}
+
+/// A start-up failure with a message meant for the operator.
+struct SetupError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { "feeds: \(message)" }
+}

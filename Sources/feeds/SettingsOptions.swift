@@ -1,0 +1,90 @@
+import ArgumentParser
+import Configuration
+import FeedsHTTP
+import FeedsPostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The settings every command reads: flags first, then the environment, then the defaults.
+struct SettingsOptions: ParsableArguments {
+    @Option(help: "Address to listen on (FEEDS_HOST, default 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (FEEDS_PORT, default 3030).") var port: Int?
+    @Option(name: .customLong("api-key"), help: "The app's API key (FEEDS_API_KEY).") var apiKey: String?
+    @Option(name: .customLong("api-secret"), help: "The app's API secret (FEEDS_API_SECRET).") var apiSecret: String?
+    @Option(name: .customLong("database-url"), help: "PostgreSQL URL (DATABASE_URL); without one, an embedded cluster.")
+    var databaseURL: String?
+    @Option(name: .customLong("data-dir"), help: "Where the server keeps its files (FEEDS_DATA_DIR, default .feeds).")
+    var dataDir: String?
+    @Option(name: .customLong("public-url"), help: "Base of URLs handed to clients (FEEDS_PUBLIC_URL).") var publicURL: String?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (FEEDS_LOG_LEVEL).")
+    var logLevel: String?
+
+    /// The flags as the highest-priority configuration provider.
+    private var flags: InMemoryProvider {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        func set(_ key: AbsoluteConfigKey, _ value: String?, secret: Bool = false) {
+            if let value { values[key] = ConfigValue(.string(value), isSecret: secret) }
+        }
+        set("feeds.host", host)
+        set("feeds.port", port.map(String.init))
+        set("feeds.api.key", apiKey)
+        set("feeds.api.secret", apiSecret, secret: true)
+        set("database.url", databaseURL, secret: true)
+        set("feeds.data.dir", dataDir)
+        set("feeds.public.url", publicURL)
+        set("feeds.log.level", logLevel)
+        return InMemoryProvider(name: "flags", values: values)
+    }
+
+    /// Resolves the configuration; without a key and secret, the data directory's dev pair.
+    func resolve() throws -> (FeedsConfiguration, generatedCredentials: Bool) {
+        let reader = ConfigReader(providers: [
+            flags, EnvironmentVariablesProvider(secretsSpecifier: .specific(["FEEDS_API_SECRET", "DATABASE_URL"])),
+        ])
+        let dataDirectory = URL(fileURLWithPath: reader.string(forKey: "feeds.data.dir", default: ".feeds"))
+        var key = reader.string(forKey: "feeds.api.key")
+        var secret = reader.string(forKey: "feeds.api.secret", isSecret: true)
+        var generated = false
+        if key == nil || secret == nil {
+            guard key == nil, secret == nil else {
+                throw ValidationError("set both FEEDS_API_KEY and FEEDS_API_SECRET, or neither for a generated dev pair")
+            }
+            let credentials = try DevCredentials.loadOrCreate(in: dataDirectory)
+            (key, secret, generated) = (credentials.apiKey, credentials.apiSecret, true)
+        }
+        let levelName = reader.string(forKey: "feeds.log.level", default: "info")
+        guard let level = Logger.Level(rawValue: levelName) else {
+            throw ValidationError("unknown log level \(levelName)")
+        }
+        let configuration = FeedsConfiguration(
+            host: reader.string(forKey: "feeds.host", default: "127.0.0.1"),
+            port: reader.int(forKey: "feeds.port", default: 3030),
+            apiKey: key!,
+            apiSecret: secret!,
+            databaseURL: reader.string(forKey: "database.url", isSecret: true),
+            dataDirectory: dataDirectory,
+            publicURL: reader.string(forKey: "feeds.public.url"),
+            logLevel: level
+        )
+        return (configuration, generated)
+    }
+}
+
+extension FeedsConfiguration {
+    /// A logger at the configured level.
+    var logger: Logger {
+        var logger = Logger(label: "feeds")
+        logger.logLevel = logLevel
+        return logger
+    }
+
+    /// The database to use: `DATABASE_URL`, or the embedded cluster (started here).
+    func openDatabase() async throws -> (PostgresClient.Configuration, EmbeddedPostgres?) {
+        if let databaseURL {
+            return (try DatabaseURL.configuration(databaseURL), nil)
+        }
+        let embedded = try await EmbeddedPostgres.start(in: dataDirectory.appendingPathComponent("postgres"), logger: logger)
+        return (embedded.configuration, embedded)
+    }
+}
