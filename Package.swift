@@ -83,18 +83,22 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
-        .testTarget(name: "FeedsCoreTests", dependencies: ["FeedsCore"]),
-        .testTarget(
-            name: "FeedsPostgresTests",
-            dependencies: ["FeedsPostgres"]
-        ),
-        .testTarget(
-            name: "FeedsHTTPTests",
+        // Throw-away databases and a live server for the tests (which fail, never skip, without PostgreSQL).
+        .target(
+            name: "FeedsTestSupport",
             dependencies: [
+                "FeedsCore",
+                "FeedsPostgres",
                 "FeedsHTTP",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "FeedsCoreTests", dependencies: ["FeedsCore"]),
+        .testTarget(name: "FeedsPostgresTests", dependencies: ["FeedsPostgres", "FeedsTestSupport"]),
+        .testTarget(name: "FeedsHTTPTests", dependencies: ["FeedsHTTP", "FeedsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,7 +31,8 @@ struct Serve: AsyncParsableCommand {
                 print("  server token: \(serverToken)")
                 print("  try: curl '\(url)/api/v2/feeds/activities/query?api_key=\(configuration.apiKey)' \\")
                 print("         -H 'Stream-Auth-Type: jwt' -H 'Authorization: \(serverToken)' -H 'Content-Type: application/json' -d '{}'")
-                fflush(stdout)
+                // Piped output is block-buffered; the banner must show at once.
+                fflush(nil)
             }
         } catch {
             try? await embedded?.stop()

@@ -13,8 +13,8 @@ public struct EmbeddedPostgres: Service {
     public let configuration: PostgresClient.Configuration
     let layout: Layout
     let tools: Tools
-    /// Whether this process started the server (and so stops it).
-    let startedHere: Bool
+    /// Whether this process started the server (and so stops it); false when it joined a running one.
+    public let startedHere: Bool
     let logger: Logger
 
     /// Starts (or joins) the cluster under `directory`; `durable: false` turns fsync off, for tests.

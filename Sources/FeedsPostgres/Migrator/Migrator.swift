@@ -31,12 +31,14 @@ public struct Migrator: Sendable {
 
     /// The names of migrations not applied yet (for readiness).
     public func pending(_ migrations: [Migration], logger: Logger) async throws -> [String] {
-        let rows = try await client.query(
-            "SELECT name FROM schema_migrations WHERE to_regclass('schema_migrations') IS NOT NULL",
-            logger: logger
-        )
         var applied = Set<String>()
-        for try await name in rows.decode(String.self) { applied.insert(name) }
+        for try await exists in try await client.query(
+            "SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger
+        ).decode(Bool.self) where exists {
+            for try await name in try await client.query("SELECT name FROM schema_migrations", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+        }
         return migrations.map(\.name).filter { !applied.contains($0) }
     }
 

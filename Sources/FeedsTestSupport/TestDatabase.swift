@@ -1,0 +1,66 @@
+import FeedsPostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A fresh database per test on the PostgreSQL that `make test` starts (`FEEDS_TEST_DATABASE_URL`).
+/// Without that server the tests fail with a message saying how to run them; they never skip.
+public enum TestDatabase {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String {
+            "FEEDS_TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL"
+        }
+    }
+
+    public static let logger: Logger = {
+        var logger = Logger(label: "feeds-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
+        return logger
+    }()
+
+    /// The server's configuration, for the maintenance database.
+    public static func serverConfiguration() throws -> PostgresClient.Configuration {
+        guard let url = ProcessInfo.processInfo.environment["FEEDS_TEST_DATABASE_URL"], !url.isEmpty else {
+            throw Unavailable()
+        }
+        return try DatabaseURL.configuration(url)
+    }
+
+    /// Creates an empty database, runs `body` with its configuration and a running client, drops it.
+    public static func with<T: Sendable>(
+        _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
+    ) async throws -> T {
+        let admin = try serverConfiguration()
+        let name = "feeds_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        try await withClient(admin) { client in
+            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        }
+        let configuration = {
+            var configuration = admin
+            configuration.database = name
+            return configuration
+        }()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await withClient(configuration) { try await body(configuration, $0) })
+        } catch {
+            result = .failure(error)
+        }
+        try await withClient(admin) { client in
+            _ = try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` with a client whose background work runs meanwhile.
+    public static func withClient<T: Sendable>(
+        _ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import FeedsCore
+import FeedsHTTP
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import PostgresNIO
+import ServiceLifecycle
+
+/// The real server on a free port over a fresh database, and an HTTP client for it.
+public struct TestServer: Sendable {
+    public let baseURL: String
+    public let apiKey: String
+    public let authenticator: Authenticator
+    /// A client on the server's database, for checking what was stored.
+    public let database: PostgresClient
+
+    public static let apiKey = "test-key"
+    public static let apiSecret = "test-secret-0123456789abcdef0123456789abcdef"
+
+    /// Starts the server, runs `body`, and shuts the server down however `body` ends.
+    public static func run(_ body: @Sendable (TestServer) async throws -> Void) async throws {
+        try await TestDatabase.with { database, client in
+            let configuration = FeedsConfiguration(host: "127.0.0.1", port: 0, apiKey: apiKey, apiSecret: apiSecret)
+            let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+            let app = try await buildApplication(configuration, database: database, logger: TestDatabase.logger) { port in
+                portContinuation.yield(port)
+            }
+            let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var iterator = ports.makeAsyncIterator()
+                guard let port = await iterator.next() else { throw ServerDidNotStart() }
+                let server = TestServer(
+                    baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
+                    authenticator: await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client
+                )
+                do {
+                    try await body(server)
+                } catch {
+                    await group.triggerGracefulShutdown()
+                    throw error
+                }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+    }
+
+    struct ServerDidNotStart: Error {}
+
+    /// A response: status, headers and the body as JSON (`.null` when it is not JSON).
+    public struct Reply: Sendable {
+        public let status: Int
+        public let headers: HTTPHeaders
+        public let body: JSONValue
+        public let text: String
+    }
+
+    /// A user's token, or the server's when `user` is nil.
+    public func token(_ user: String?) async throws -> String {
+        try await authenticator.token(userID: user)
+    }
+
+    /// Sends a request to the API (`/api/v2` + path) as `user` (nil: the server), with the API key.
+    public func api(
+        _ method: HTTPMethod, _ path: String, as user: String?, json: String? = nil, query: String = "",
+        headers: [(String, String)] = []
+    ) async throws -> Reply {
+        var all = [("Stream-Auth-Type", "jwt"), ("Authorization", try await token(user))]
+        if json != nil { all.append(("Content-Type", "application/json")) }
+        return try await send(method, "/api/v2\(path)?api_key=\(apiKey)\(query)", body: json.map { Data($0.utf8) }, headers: all + headers)
+    }
+
+    /// Sends any request, exactly as given.
+    public func send(_ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, headers: [(String, String)] = []) async throws -> Reply {
+        var request = HTTPClientRequest(url: baseURL + pathAndQuery)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        let data = Data(buffer: buffer)
+        let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
+        return Reply(status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the server and the tests need from Debian, when it is missing.
+set -euo pipefail
+
+need=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+for extra in "$@"; do need+=("$extra"); done
+
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "Installing: ${need[*]}"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# Debian's package starts a cluster of its own; ours are private, so leave the port free.
+if command -v pg_ctlcluster >/dev/null 2>&1; then
+  for conf in /etc/postgresql/*/main; do
+    [ -d "$conf" ] || continue
+    v=$(basename "$(dirname "$conf")")
+    $sudo pg_ctlcluster "$v" main stop 2>/dev/null || true
+  done
+fi
