@@ -34,7 +34,7 @@ public struct TestServer: Sendable {
                 guard let port = await iterator.next() else { throw ServerDidNotStart() }
                 let server = TestServer(
                     baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
-                    authenticator: await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client
+                    authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client
                 )
                 do {
                     try await body(server)

@@ -17,8 +17,8 @@ struct Serve: AsyncParsableCommand {
         let (database, embedded) = try await reportingSetupErrors { try await configuration.openDatabase() }
         let app: any ApplicationProtocol
         do {
-            let serverToken = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
-                .token(userID: nil)
+            let serverToken = try await reportingSetupErrors { try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
+                .token(userID: nil) }
             app = try await buildApplication(
                 configuration, database: database, services: embedded.map { [$0] } ?? [], logger: logger
             ) { port in
@@ -51,6 +51,8 @@ func reportingSetupErrors<T>(_ body: () async throws -> T) async throws -> T {
     } catch let error as MigrationError {
         throw SetupError(message: error.description)
     } catch let error as DatabaseURLError {
+        throw SetupError(message: error.description)
+    } catch let error as ConfigurationError {
         throw SetupError(message: error.description)
     }
 }

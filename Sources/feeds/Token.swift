@@ -14,7 +14,7 @@ struct Token: AsyncParsableCommand {
         let (configuration, _) = try settings.resolve()
         if let user, user.isEmpty { throw ValidationError("--user must not be empty") }
         if let expires, expires <= 0 { throw ValidationError("--expires must be a positive number of seconds") }
-        let authenticator = await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
+        let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
         print(try await authenticator.token(userID: user, expiresAt: expires.map { Date().addingTimeInterval(Double($0)) }))
     }
 }

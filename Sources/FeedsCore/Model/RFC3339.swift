@@ -4,11 +4,16 @@ import Foundation
 public enum RFC3339 {
     /// Parses `2024-05-01T12:00:00Z`, with or without a fraction, in any offset.
     public static func date(from text: String) -> Date? {
+        // Foundation's parser rolls out-of-range fields over (hour 25 is the next day): check the shape first.
+        guard text.wholeMatch(of: shape) != nil else { return nil }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
             return date
         }
         return try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
+
+    nonisolated(unsafe) private static let shape =
+        /\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)/
 
     /// Formats with microseconds in UTC: `2024-05-01T12:00:00.123456Z`.
     public static func string(from date: Date) -> String {

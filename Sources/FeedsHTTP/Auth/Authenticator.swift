@@ -8,7 +8,14 @@ public struct Authenticator: Sendable {
     let apiKey: String
     let keys: JWTKeyCollection
 
-    public init(apiKey: String, apiSecret: String) async {
+    /// HS256 wants a key at least as long as its hash; shorter secrets are refused at start.
+    public static let minimumSecretBytes = 32
+
+    public init(apiKey: String, apiSecret: String) async throws {
+        guard !apiKey.isEmpty else { throw ConfigurationError("the API key must not be empty") }
+        guard apiSecret.utf8.count >= Self.minimumSecretBytes else {
+            throw ConfigurationError("the API secret must be at least \(Self.minimumSecretBytes) bytes long")
+        }
         self.apiKey = apiKey
         self.keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: apiSecret), digestAlgorithm: .sha256)
@@ -59,6 +66,12 @@ public struct Authenticator: Sendable {
             FeedsError(.tokenSignature, "token signature is not valid", field: "Authorization")
         }
     }
+}
+
+/// A setting the server cannot start with.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Compares secrets without leaking where they differ through timing.

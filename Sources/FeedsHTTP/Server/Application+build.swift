@@ -30,7 +30,7 @@ public func buildApplication(
     let store = PostgresActivityStore(client: client)
     let migrations = try Migration.bundled()
     let migrator = Migrator(client: client)
-    let authenticator = await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
+    let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
     let routes = KnownRoutes()
 
     let router = Router(context: BasicRequestContext.self)

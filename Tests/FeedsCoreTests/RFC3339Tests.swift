@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import FeedsCore
+
+@Suite struct RFC3339Tests {
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00.000000Z"),
+        (1, "1970-01-01T00:00:00.000001Z"),
+        (-1, "1969-12-31T23:59:59.999999Z"),
+        (-1_000_000, "1969-12-31T23:59:59.000000Z"),
+        (-1_500_000, "1969-12-31T23:59:58.500000Z"),
+        (1_714_564_800_000_000, "2024-05-01T12:00:00.000000Z"),
+        (1_714_564_800_123_456, "2024-05-01T12:00:00.123456Z"),
+        (1_714_564_800_000_010, "2024-05-01T12:00:00.000010Z"),
+        (951_782_400_999_999, "2000-02-29T00:00:00.999999Z"),
+    ] as [(Int64, String)])
+    func formatsWithMicroseconds(micros: Int64, text: String) {
+        #expect(RFC3339.string(from: Date(microsecondsSince1970: micros)) == text)
+    }
+
+    @Test func formattingRoundsToTheMicrosecond() {
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: 0.000_000_6)) == "1970-01-01T00:00:00.000001Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: 0.999_999_9)) == "1970-01-01T00:00:01.000000Z")
+    }
+
+    @Test(arguments: [
+        ("2024-05-01T12:00:00Z", 1_714_564_800_000_000),
+        ("2024-05-01T12:00:00.5Z", 1_714_564_800_500_000),
+        ("2024-05-01T12:00:00.123Z", 1_714_564_800_123_000),
+        ("2024-05-01T12:00:00.123456Z", 1_714_564_800_123_456),
+        ("2024-05-01T12:00:00.123456789Z", 1_714_564_800_123_457),
+        ("2024-05-01T14:00:00+02:00", 1_714_564_800_000_000),
+        ("2024-05-01T07:30:00.25-04:30", 1_714_564_800_250_000),
+        ("1969-12-31T23:59:59.999999Z", -1),
+    ] as [(String, Int64)])
+    func parses(text: String, micros: Int64) throws {
+        let date = try #require(RFC3339.date(from: text))
+        #expect(date.microsecondsSince1970 == micros)
+    }
+
+    @Test(arguments: [
+        "", "not a time", "2024-05-01", "12:00:00Z", "2024-05-01 12:00:00", "2024-13-01T12:00:00Z",
+        "2024-05-01T25:00:00Z", "1714564800",
+    ])
+    func rejects(text: String) {
+        #expect(RFC3339.date(from: text) == nil)
+    }
+
+    @Test(arguments: [0, -1, 1, 1_714_564_800_123_456, 4_102_444_800_000_001] as [Int64])
+    func formattedTextParsesBack(micros: Int64) throws {
+        let text = RFC3339.string(from: Date(microsecondsSince1970: micros))
+        let date = try #require(RFC3339.date(from: text))
+        #expect(date.microsecondsSince1970 == micros)
+    }
+}
