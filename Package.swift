@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         // Domain types, errors, rules and store protocols: no HTTP, no PostgresNIO.
@@ -34,6 +35,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Local-disk and S3 CDN clients, and the signing of read URLs.
+        .target(
+            name: "FeedsCDN",
+            dependencies: [
+                "FeedsCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // libmagic and libvips, through small C shims: sniffing types, reading image headers.
+        .systemLibrary(name: "CMagic", path: "Sources/FeedsMedia/CMagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CVips", path: "Sources/FeedsMedia/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "FeedsMedia", dependencies: ["FeedsCore", "CMagic", "CVips"], exclude: ["CMagic", "CVips"]),
         // The Postgres stores, the migrator and the embedded-cluster launcher.
         .target(
             name: "FeedsPostgres",
@@ -60,9 +74,12 @@ let package = Package(
                 "FeedsCore",
                 "FeedsPostgres",
                 "FeedsAPI",
+                "FeedsCDN",
+                "FeedsMedia",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -97,8 +114,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FeedsCoreTests", dependencies: ["FeedsCore"]),
+        .testTarget(name: "FeedsCDNTests", dependencies: ["FeedsCDN"]),
+        .testTarget(name: "FeedsMediaTests", dependencies: ["FeedsMedia", "FeedsTestSupport"]),
         .testTarget(name: "FeedsPostgresTests", dependencies: ["FeedsPostgres", "FeedsTestSupport"]),
-        .testTarget(name: "FeedsHTTPTests", dependencies: ["FeedsHTTP", "FeedsTestSupport"]),
+        .testTarget(
+            name: "FeedsHTTPTests",
+            dependencies: ["FeedsHTTP", "FeedsCDN", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

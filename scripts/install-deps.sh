@@ -5,6 +5,9 @@ set -euo pipefail
 need=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+# FeedsMedia: libmagic sniffs types, libvips reads image headers (SwiftPM finds vips through pkg-config).
+[ -f /usr/include/magic.h ] || need+=(libmagic-dev)
+[ -f /usr/include/vips/vips.h ] || need+=(libvips-dev)
 for extra in "$@"; do need+=("$extra"); done
 
 [ ${#need[@]} -eq 0 ] && exit 0

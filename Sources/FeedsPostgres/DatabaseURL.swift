@@ -39,8 +39,10 @@ public struct DatabaseURLError: Error, CustomStringConvertible {
 
     public var description: String {
         // The password never reaches a log line.
-        let shown = (try? NSRegularExpression(pattern: ":[^:@/]*@"))
-            .map { $0.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: ":***@") } ?? text
+        let shown =
+            (try? NSRegularExpression(pattern: ":[^:@/]*@"))
+            .map { $0.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: ":***@") }
+            ?? text
         return "DATABASE_URL \(shown): \(reason)"
     }
 }

@@ -7,6 +7,7 @@ import PostgresNIO
 /// Without that server the tests fail with a message saying how to run them; they never skip.
 public enum TestDatabase {
     public struct Unavailable: Error, CustomStringConvertible {
+        public init() {}
         public var description: String {
             "FEEDS_TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL"
         }
@@ -14,7 +15,8 @@ public enum TestDatabase {
 
     public static let logger: Logger = {
         var logger = Logger(label: "feeds-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
         return logger
     }()
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FeedsCore
 import FeedsHTTP
+import FeedsPostgres
 import Foundation
 import Hummingbird
 import NIOCore
@@ -15,16 +16,31 @@ public struct TestServer: Sendable {
     public let authenticator: Authenticator
     /// A client on the server's database, for checking what was stored.
     public let database: PostgresClient
+    /// The configuration the server runs with (its data directory holds the CDN and temp files).
+    public let configuration: FeedsConfiguration
 
     public static let apiKey = "test-key"
     public static let apiSecret = "test-secret-0123456789abcdef0123456789abcdef"
 
-    /// Starts the server, runs `body`, and shuts the server down however `body` ends.
-    public static func run(_ body: @Sendable (TestServer) async throws -> Void) async throws {
+    /// Starts the server, runs `body`, and shuts the server down however `body` ends. `configure`
+    /// adjusts the configuration; `cdn` replaces the local disk (to make storage fail).
+    public static func run(
+        configure: (inout FeedsConfiguration) -> Void = { _ in }, cdn: (@Sendable (FeedsConfiguration) -> any CDNClient)? = nil,
+        _ body: @Sendable (TestServer) async throws -> Void
+    ) async throws {
+        let dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        // A port chosen now, so that the URLs the server hands out name it.
+        var configuration = FeedsConfiguration(
+            host: "127.0.0.1", port: try freeLoopbackPort(), apiKey: apiKey, apiSecret: apiSecret, dataDirectory: dataDirectory
+        )
+        configure(&configuration)
+        let settled = configuration
         try await TestDatabase.with { database, client in
-            let configuration = FeedsConfiguration(host: "127.0.0.1", port: 0, apiKey: apiKey, apiSecret: apiSecret)
             let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-            let app = try await buildApplication(configuration, database: database, logger: TestDatabase.logger) { port in
+            let app = try await buildApplication(
+                settled, database: database, cdn: cdn?(settled), logger: TestDatabase.logger
+            ) { port in
                 portContinuation.yield(port)
             }
             let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
@@ -34,7 +50,8 @@ public struct TestServer: Sendable {
                 guard let port = await iterator.next() else { throw ServerDidNotStart() }
                 let server = TestServer(
                     baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
-                    authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client
+                    authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
+                    configuration: settled
                 )
                 do {
                     try await body(server)
@@ -70,11 +87,14 @@ public struct TestServer: Sendable {
     ) async throws -> Reply {
         var all = [("Stream-Auth-Type", "jwt"), ("Authorization", try await token(user))]
         if json != nil { all.append(("Content-Type", "application/json")) }
-        return try await send(method, "/api/v2\(path)?api_key=\(apiKey)\(query)", body: json.map { Data($0.utf8) }, headers: all + headers)
+        return try await send(
+            method, "/api/v2\(path)?api_key=\(apiKey)\(query)", body: json.map { Data($0.utf8) }, headers: all + headers)
     }
 
     /// Sends any request, exactly as given.
-    public func send(_ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, headers: [(String, String)] = []) async throws -> Reply {
+    public func send(_ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, headers: [(String, String)] = [])
+        async throws -> Reply
+    {
         var request = HTTPClientRequest(url: baseURL + pathAndQuery)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -83,6 +103,7 @@ public struct TestServer: Sendable {
         let buffer = try await response.body.collect(upTo: 64 << 20)
         let data = Data(buffer: buffer)
         let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
-        return Reply(status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self))
+        return Reply(
+            status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self))
     }
 }

@@ -17,8 +17,10 @@ struct Serve: AsyncParsableCommand {
         let (database, embedded) = try await reportingSetupErrors { try await configuration.openDatabase() }
         let app: any ApplicationProtocol
         do {
-            let serverToken = try await reportingSetupErrors { try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
-                .token(userID: nil) }
+            let serverToken = try await reportingSetupErrors {
+                try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
+                    .token(userID: nil)
+            }
             app = try await buildApplication(
                 configuration, database: database, services: embedded.map { [$0] } ?? [], logger: logger
             ) { port in
@@ -30,7 +32,9 @@ struct Serve: AsyncParsableCommand {
                 print("  api key:      \(configuration.apiKey)")
                 print("  server token: \(serverToken)")
                 print("  try: curl '\(url)/api/v2/feeds/activities/query?api_key=\(configuration.apiKey)' \\")
-                print("         -H 'Stream-Auth-Type: jwt' -H 'Authorization: \(serverToken)' -H 'Content-Type: application/json' -d '{}'")
+                print(
+                    "         -H 'Stream-Auth-Type: jwt' -H 'Authorization: \(serverToken)' -H 'Content-Type: application/json' -d '{}'"
+                )
                 // Piped output is block-buffered; the banner must show at once.
                 fflush(nil)
             }

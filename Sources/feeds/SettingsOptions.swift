@@ -19,6 +19,12 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("public-url"), help: "Base of URLs handed to clients (FEEDS_PUBLIC_URL).") var publicURL: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (FEEDS_LOG_LEVEL).")
     var logLevel: String?
+    @Option(name: .customLong("upload-concurrency"), help: "Uploads in flight at once (FEEDS_UPLOAD_CONCURRENCY, default 8).")
+    var uploadConcurrency: Int?
+    @Option(
+        name: .customLong("unattached-ttl"),
+        help: "Seconds an upload may stay unattached; 0 keeps it (FEEDS_UNATTACHED_TTL, default 86400).")
+    var unattachedTTL: Int?
 
     /// The flags as the highest-priority configuration provider.
     private var flags: InMemoryProvider {
@@ -34,6 +40,8 @@ struct SettingsOptions: ParsableArguments {
         set("feeds.data.dir", dataDir)
         set("feeds.public.url", publicURL)
         set("feeds.log.level", logLevel)
+        set("feeds.upload.concurrency", uploadConcurrency.map(String.init))
+        set("feeds.unattached.ttl", unattachedTTL.map(String.init))
         return InMemoryProvider(name: "flags", values: values)
     }
 
@@ -57,6 +65,8 @@ struct SettingsOptions: ParsableArguments {
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level \(levelName)")
         }
+        let ttl = reader.int(forKey: "feeds.unattached.ttl", default: 24 * 3600)
+        guard ttl >= 0 else { throw ValidationError("FEEDS_UNATTACHED_TTL must be 0 (keep) or a number of seconds") }
         let configuration = FeedsConfiguration(
             host: reader.string(forKey: "feeds.host", default: "127.0.0.1"),
             port: reader.int(forKey: "feeds.port", default: 3030),
@@ -65,7 +75,9 @@ struct SettingsOptions: ParsableArguments {
             databaseURL: reader.string(forKey: "database.url", isSecret: true),
             dataDirectory: dataDirectory,
             publicURL: reader.string(forKey: "feeds.public.url"),
-            logLevel: level
+            logLevel: level,
+            uploadConcurrency: max(1, reader.int(forKey: "feeds.upload.concurrency", default: 8)),
+            unattachedTTL: ttl == 0 ? nil : .seconds(ttl)
         )
         return (configuration, generated)
     }

@@ -41,11 +41,13 @@ import Testing
         #expect(result.types == nil && result.feeds == nil)
     }
 
-    @Test(arguments: ["type", "activity_type"], [
-        (JSONValue.string("post"), ["post"]),
-        (.object(["$eq": .string("post")]), ["post"]),
-        (.object(["$in": .array([.string("post"), .string("share")])]), ["post", "share"]),
-    ])
+    @Test(
+        arguments: ["type", "activity_type"],
+        [
+            (JSONValue.string("post"), ["post"]),
+            (.object(["$eq": .string("post")]), ["post"]),
+            (.object(["$in": .array([.string("post"), .string("share")])]), ["post", "share"]),
+        ])
     func type(field: String, condition: (JSONValue, [String])) throws {
         let result = try query([field: condition.0])
         #expect(result.types == condition.1)

@@ -109,6 +109,16 @@ import Testing
         #expect(try apply(set: ["custom.x": .bool(true)], unset: ["custom.x"]).custom["x"] == nil)
     }
 
+    /// `set` naming both `custom` and `custom.x` must not depend on dictionary order: the whole object
+    /// is applied first and `custom.x` on top of it.
+    @Test(arguments: 0..<20)
+    func wholeCustomAndCustomKeyTogetherDoNotDependOnOrder(_ run: Int) throws {
+        var set: JSONObject = ["custom.b": .number(2), "custom": .object(["a": .number(1)])]
+        set["filler\(run)"] = nil  // a fresh dictionary each run, so storage order varies
+        let draft = try apply(set: set)
+        #expect(draft.custom == ["a": .number(1), "b": .number(2)])
+    }
+
     @Test func settableFieldsListsTheTopLevelFields() {
         #expect(
             ActivityPatch.settableFields

@@ -6,14 +6,15 @@ import Testing
     static let older = ActivityCursor(micros: 1_000, id: "a", direction: .older)
     static let newer = ActivityCursor(micros: 2_000, id: "b", direction: .newer)
 
-    @Test(arguments: [
-        (nil, 25),
-        (0, 25),
-        (1, 1),
-        (25, 25),
-        (99, 99),
-        (100, 100),
-    ] as [(Int?, Int)])
+    @Test(
+        arguments: [
+            (nil, 25),
+            (0, 25),
+            (1, 1),
+            (25, 25),
+            (99, 99),
+            (100, 100),
+        ] as [(Int?, Int)])
     func limitDefaultsAndBounds(limit: Int?, expected: Int) throws {
         let (pageLimit, cursor) = try ActivityQuery.page(limit: limit, next: nil, prev: nil)
         #expect(pageLimit == expected)

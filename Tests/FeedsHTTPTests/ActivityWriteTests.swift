@@ -9,7 +9,8 @@ import Testing
         try await TestServer.run { server in
             let activity = try await server.addActivity(
                 as: "alice", feeds: ["user:alice", "timeline:bob"],
-                extra: #""custom":{"mood":"happy","n":3},"attachments":[{"type":"image","image_url":"https://example.com/a.png","custom":{}}]"#
+                extra:
+                    #""custom":{"mood":"happy","n":3},"attachments":[{"type":"image","image_url":"https://example.com/a.png","custom":{}}]"#
             )
             for field in requiredActivityFields { #expect(!activity[field].isNull, "missing \(field)") }
             for field in requiredUserFields { #expect(!activity["user"][field].isNull, "missing user.\(field)") }
@@ -32,7 +33,8 @@ import Testing
         try await TestServer.run { server in
             let activity = try await server.addActivity(as: "alice", extra: #""id":"my-id-1""#)
             #expect(activity["id"].string == "my-id-1")
-            let again = try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"id":"my-id-1","type":"post","feeds":["user:alice"]}"#)
+            let again = try await server.api(
+                .POST, "/feeds/activities", as: "alice", json: #"{"id":"my-id-1","type":"post","feeds":["user:alice"]}"#)
             expectAPIError(again, status: 409, code: 4, field: "id")
         }
     }
@@ -61,9 +63,11 @@ import Testing
         try await TestServer.run { server in
             let missing = try await server.api(.POST, "/feeds/activities", as: nil, json: #"{"type":"post","feeds":["user:a"]}"#)
             expectAPIError(missing, status: 400, code: 4, field: "user_id")
-            let spoof = try await server.api(.POST, "/feeds/activities", as: "mallory", json: #"{"type":"post","feeds":["user:a"],"user_id":"alice"}"#)
+            let spoof = try await server.api(
+                .POST, "/feeds/activities", as: "mallory", json: #"{"type":"post","feeds":["user:a"],"user_id":"alice"}"#)
             expectAPIError(spoof, status: 403, code: 17)
-            let byServer = try await server.api(.POST, "/feeds/activities", as: nil, json: #"{"type":"post","feeds":["user:a"],"user_id":"alice"}"#)
+            let byServer = try await server.api(
+                .POST, "/feeds/activities", as: nil, json: #"{"type":"post","feeds":["user:a"],"user_id":"alice"}"#)
             #expect(byServer.status == 201)
             #expect(byServer.body["activity"]["user"]["id"].string == "alice")
         }
@@ -75,7 +79,8 @@ import Testing
             let stranger = try await server.api(.PUT, "/feeds/activities/\(id)", as: "bob", json: #"{"text":"hacked"}"#)
             expectAPIError(stranger, status: 403, code: 17)
 
-            let owner = try await server.api(.PUT, "/feeds/activities/\(id)", as: "alice", json: #"{"text":"edited","feeds":["user:alice","topic:swift"]}"#)
+            let owner = try await server.api(
+                .PUT, "/feeds/activities/\(id)", as: "alice", json: #"{"text":"edited","feeds":["user:alice","topic:swift"]}"#)
             #expect(owner.status == 201, "\(owner.text)")
             let updated = owner.body["activity"]
             #expect(updated["text"].string == "edited")
@@ -121,7 +126,8 @@ import Testing
             expectAPIError(try await server.api(.DELETE, "/feeds/activities/\(soft)", as: "bob"), status: 403, code: 17)
 
             #expect(try await server.api(.DELETE, "/feeds/activities/\(soft)", as: "alice").status == 200)
-            #expect(try await server.api(.DELETE, "/feeds/activities/\(hard)", as: "alice", query: "&hard_delete=true").status == 200)
+            #expect(
+                try await server.api(.DELETE, "/feeds/activities/\(hard)", as: "alice", query: "&hard_delete=true").status == 200)
             for id in [soft, hard] {
                 expectAPIError(try await server.api(.GET, "/feeds/activities/\(id)", as: "alice"), status: 404, code: 16)
                 expectAPIError(try await server.api(.DELETE, "/feeds/activities/\(id)", as: "alice"), status: 404, code: 16)
@@ -141,16 +147,20 @@ import Testing
         try await TestServer.run { server in
             let mine = try #require(try await server.addActivity(as: "alice")["id"].string)
             let theirs = try #require(try await server.addActivity(as: "bob")["id"].string)
-            let refused = try await server.api(.POST, "/feeds/activities/delete", as: "alice", json: #"{"ids":["\#(mine)","\#(theirs)"]}"#)
+            let refused = try await server.api(
+                .POST, "/feeds/activities/delete", as: "alice", json: #"{"ids":["\#(mine)","\#(theirs)"]}"#)
             expectAPIError(refused, status: 403, code: 17)
             #expect(try await server.api(.GET, "/feeds/activities/\(mine)", as: "alice").status == 200)
 
-            let deleted = try await server.api(.POST, "/feeds/activities/delete", as: nil, json: #"{"ids":["\#(mine)","\#(theirs)","ghost"]}"#)
+            let deleted = try await server.api(
+                .POST, "/feeds/activities/delete", as: nil, json: #"{"ids":["\#(mine)","\#(theirs)","ghost"]}"#)
             #expect(deleted.status == 201)
             #expect(Set(deleted.body["deleted_ids"].array.compactMap(\.string)) == [mine, theirs])
 
             let tooMany = (0...100).map { "\"a\($0)\"" }.joined(separator: ",")
-            expectAPIError(try await server.api(.POST, "/feeds/activities/delete", as: nil, json: #"{"ids":[\#(tooMany)]}"#), status: 400, code: 4, field: "ids")
+            expectAPIError(
+                try await server.api(.POST, "/feeds/activities/delete", as: nil, json: #"{"ids":[\#(tooMany)]}"#), status: 400,
+                code: 4, field: "ids")
         }
     }
 

@@ -1,11 +1,13 @@
 import FeedsHTTP
 import FeedsTestSupport
 import Foundation
+import JWTKit
 import Testing
 
 @Suite struct AuthTests {
     /// Sends a query with exactly the given credentials.
-    func query(_ server: TestServer, apiKey: String?, token: String?, authType: String? = "jwt") async throws -> TestServer.Reply {
+    func query(_ server: TestServer, apiKey: String?, token: String?, authType: String? = "jwt") async throws -> TestServer.Reply
+    {
         var headers = [("Content-Type", "application/json")]
         if let token { headers.append(("Authorization", token)) }
         if let authType { headers.append(("Stream-Auth-Type", authType)) }
@@ -44,7 +46,8 @@ import Testing
             expectAPIError(try await query(server, apiKey: server.apiKey, token: "not.a.jwt"), status: 401, code: 5)
             let token = try await server.token("alice")
             expectAPIError(try await query(server, apiKey: server.apiKey, token: token, authType: nil), status: 401, code: 5)
-            expectAPIError(try await query(server, apiKey: server.apiKey, token: token, authType: "anonymous"), status: 401, code: 5)
+            expectAPIError(
+                try await query(server, apiKey: server.apiKey, token: token, authType: "anonymous"), status: 401, code: 5)
         }
     }
 
@@ -61,7 +64,8 @@ import Testing
         try await TestServer.run { server in
             // The real HS256 signature under another alg header: only HS256 with our secret verifies.
             let valid = try await server.token("alice").split(separator: ".")
-            let forged = [Self.base64URL(header), String(valid[1]), header.contains("none") ? "" : String(valid[2])].joined(separator: ".")
+            let forged = [Self.base64URL(header), String(valid[1]), header.contains("none") ? "" : String(valid[2])].joined(
+                separator: ".")
             let reply = try await query(server, apiKey: server.apiKey, token: forged)
             #expect(reply.status == 401, "\(reply.text)")
             #expect([43, 5].contains(reply.body["code"].int ?? 0))
@@ -74,6 +78,17 @@ import Testing
             expectAPIError(try await query(server, apiKey: server.apiKey, token: expired), status: 401, code: 40)
             let fresh = try await server.authenticator.token(userID: "alice", expiresAt: Date().addingTimeInterval(60))
             #expect(try await query(server, apiKey: server.apiKey, token: fresh).status == 201)
+        }
+    }
+
+    @Test func aTokenNotValidYetIsCode41() async throws {
+        try await TestServer.run { server in
+            let keys = JWTKeyCollection()
+            await keys.add(hmac: HMACKey(from: TestServer.apiSecret), digestAlgorithm: .sha256)
+            var claims = StreamClaims(userID: "alice")
+            claims.nbf = NotBeforeClaim(value: Date().addingTimeInterval(300))
+            let early = try await keys.sign(claims)
+            expectAPIError(try await query(server, apiKey: server.apiKey, token: early), status: 401, code: 41)
         }
     }
 

@@ -41,7 +41,8 @@ import Testing
     @Test func aJSONBodyOverOneMegabyteIs413() async throws {
         try await TestServer.run { server in
             let text = String(repeating: "x", count: 1 << 20)
-            let reply = try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:a"],"text":"\#(text)"}"#)
+            let reply = try await server.api(
+                .POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:a"],"text":"\#(text)"}"#)
             expectAPIError(reply, status: 413, code: 22)
         }
     }

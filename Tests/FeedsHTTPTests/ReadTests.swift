@@ -8,7 +8,8 @@ import Testing
         try await TestServer.run { server in
             try await server.addActivity(as: "alice", feeds: ["user:alice"], type: "post")
             try await server.addActivity(as: "bob", feeds: ["user:bob"], type: "like")
-            let middle = try #require(try await server.addActivity(as: "carol", feeds: ["user:carol", "room:x"], type: "post")["created_at"].string)
+            let middle = try #require(
+                try await server.addActivity(as: "carol", feeds: ["user:carol", "room:x"], type: "post")["created_at"].string)
             try await server.addActivity(as: "alice", feeds: ["room:x"], type: "share")
 
             func ids(_ filter: String) async throws -> [String] {
@@ -36,7 +37,8 @@ import Testing
 
     @Test func privateActivitiesShowOnlyToTheirOwnerAndTheServer() async throws {
         try await TestServer.run { server in
-            let id = try #require(try await server.addActivity(as: "alice", feeds: ["room:x"], extra: #""visibility":"private""#)["id"].string)
+            let id = try #require(
+                try await server.addActivity(as: "alice", feeds: ["room:x"], extra: #""visibility":"private""#)["id"].string)
             expectAPIError(try await server.api(.GET, "/feeds/activities/\(id)", as: "bob"), status: 404, code: 16)
             #expect(try await server.api(.GET, "/feeds/activities/\(id)", as: "alice").status == 200)
             #expect(try await server.api(.GET, "/feeds/activities/\(id)", as: nil).status == 200)
@@ -50,7 +52,9 @@ import Testing
         try await TestServer.run { server in
             var posted: [String] = []
             for index in 0..<60 {
-                posted.append(try #require(try await server.addActivity(as: "u\(index % 3)", feeds: ["room:busy"], text: "n\(index)")["id"].string))
+                posted.append(
+                    try #require(
+                        try await server.addActivity(as: "u\(index % 3)", feeds: ["room:busy"], text: "n\(index)")["id"].string))
             }
             let writer = Task {
                 for index in 0..<40 { try await server.addActivity(as: "late", feeds: ["room:busy"], text: "late\(index)") }
@@ -83,7 +87,10 @@ import Testing
     @Test func prevCursorsPageBackToTheStart() async throws {
         try await TestServer.run { server in
             var posted: [String] = []
-            for index in 0..<7 { posted.append(try #require(try await server.addActivity(as: "a", feeds: ["room:p"], text: "\(index)")["id"].string)) }
+            for index in 0..<7 {
+                posted.append(
+                    try #require(try await server.addActivity(as: "a", feeds: ["room:p"], text: "\(index)")["id"].string))
+            }
             let newestFirst = Array(posted.reversed())
             func page(_ extra: String) async throws -> JSONValue {
                 try await server.api(.POST, "/feeds/feed_groups/room/feeds/p", as: "a", json: #"{"limit":3\#(extra)}"#).body
@@ -108,8 +115,10 @@ import Testing
             #expect(created.status == 201, "\(created.text)")
             #expect(created.body["created"].bool == true)
             let feed = created.body["feed"]
-            for field in ["group_id", "id", "feed", "name", "description", "created_by", "member_count", "follower_count",
-                          "following_count", "activity_count", "pin_count", "created_at", "updated_at"] {
+            for field in [
+                "group_id", "id", "feed", "name", "description", "created_by", "member_count", "follower_count",
+                "following_count", "activity_count", "pin_count", "created_at", "updated_at",
+            ] {
                 #expect(!feed[field].isNull, "missing feed.\(field)")
             }
             #expect(feed["feed"].string == "user:alice")

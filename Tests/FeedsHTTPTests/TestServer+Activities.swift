@@ -20,7 +20,9 @@ extension TestServer {
 
 /// Checks the body is Stream's APIError with every required field, and returns it.
 @discardableResult
-func expectAPIError(_ reply: TestServer.Reply, status: Int, code: Int, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue {
+func expectAPIError(
+    _ reply: TestServer.Reply, status: Int, code: Int, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) -> JSONValue {
     #expect(reply.status == status, "\(reply.text)", sourceLocation: sourceLocation)
     let body = reply.body
     #expect(body["StatusCode"].int == status, "\(reply.text)", sourceLocation: sourceLocation)
@@ -28,9 +30,13 @@ func expectAPIError(_ reply: TestServer.Reply, status: Int, code: Int, field: St
     #expect(body["message"].string?.isEmpty == false, sourceLocation: sourceLocation)
     #expect(body["duration"].string?.hasSuffix("ms") == true, sourceLocation: sourceLocation)
     #expect(body["more_info"].string != nil, sourceLocation: sourceLocation)
-    #expect(body["details"].object == nil && (body["details"] == .array([]) || !body["details"].array.isEmpty), sourceLocation: sourceLocation)
+    #expect(
+        body["details"].object == nil && (body["details"] == .array([]) || !body["details"].array.isEmpty),
+        sourceLocation: sourceLocation)
     if let field {
-        #expect(body["exception_fields"][field].string != nil, "expected exception_fields.\(field) in \(reply.text)", sourceLocation: sourceLocation)
+        #expect(
+            body["exception_fields"][field].string != nil, "expected exception_fields.\(field) in \(reply.text)",
+            sourceLocation: sourceLocation)
     }
     return body
 }

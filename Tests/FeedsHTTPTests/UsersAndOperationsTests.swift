@@ -8,7 +8,8 @@ import Testing
             try await server.addActivity(as: "alice")
             let reply = try await server.api(
                 .POST, "/users", as: nil,
-                json: #"{"users":{"alice":{"id":"alice","name":"Alice","image":"https://example.com/a.png","custom":{"plan":"pro"}},"bob":{"id":"bob"}}}"#
+                json:
+                    #"{"users":{"alice":{"id":"alice","name":"Alice","image":"https://example.com/a.png","custom":{"plan":"pro"}},"bob":{"id":"bob"}}}"#
             )
             #expect(reply.status == 201, "\(reply.text)")
             #expect(reply.body["users"]["alice"]["name"].string == "Alice")

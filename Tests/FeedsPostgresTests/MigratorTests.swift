@@ -20,9 +20,9 @@ import Testing
         // Named out of order on purpose: 0002 needs 0001's table.
         "0002_b.sql": "CREATE TABLE b (id int REFERENCES a (id)); INSERT INTO a VALUES (1); INSERT INTO b VALUES (1);",
         "0001_a.sql": """
-            CREATE TABLE a (id int PRIMARY KEY, note text DEFAULT 'x;y');
-            CREATE FUNCTION one() RETURNS int AS $$ BEGIN RETURN 1; END; $$ LANGUAGE plpgsql;
-            """,
+        CREATE TABLE a (id int PRIMARY KEY, note text DEFAULT 'x;y');
+        CREATE FUNCTION one() RETURNS int AS $$ BEGIN RETURN 1; END; $$ LANGUAGE plpgsql;
+        """,
         "README.txt": "not a migration",
     ]
 
@@ -68,7 +68,9 @@ import Testing
     }
 
     @Test func aFailingFileLeavesNothingOfItselfBehind() async throws {
-        let files = ["0001_ok.sql": "CREATE TABLE ok (id int);", "0002_bad.sql": "CREATE TABLE half (id int); SELECT nonsense();"]
+        let files = [
+            "0001_ok.sql": "CREATE TABLE ok (id int);", "0002_bad.sql": "CREATE TABLE half (id int); SELECT nonsense();",
+        ]
         try await withFiles(files) { directory in
             try await TestDatabase.with { _, client in
                 let migrations = try Migration.load(from: directory)

@@ -3,9 +3,10 @@ import Testing
 
 @Suite struct SQLStatementSplitterTests {
     @Test func splitsOnSemicolonsAndDropsEmptyStatements() {
-        #expect(SQLStatementSplitter.split("CREATE TABLE a (x int);; CREATE TABLE b (y int);\n") == [
-            "CREATE TABLE a (x int)", "CREATE TABLE b (y int)",
-        ])
+        #expect(
+            SQLStatementSplitter.split("CREATE TABLE a (x int);; CREATE TABLE b (y int);\n") == [
+                "CREATE TABLE a (x int)", "CREATE TABLE b (y int)",
+            ])
     }
 
     @Test func keepsSemicolonsInsideQuotesAndComments() {

@@ -2,11 +2,11 @@ import Foundation
 
 /// Parses QueryActivities' `filter` object into an `ActivityQuery`'s filters.
 ///
-/// Supported: `feeds` `$in`; `user_id` and `type` `$eq`/`$in` (a bare value means `$eq`);
+/// Supported: `feeds` `$in` (or `$eq`, or a bare value); `user_id` and `type` `$eq`/`$in` (a bare value means `$eq`);
 /// `created_at` `$gt`/`$gte`/`$lt`/`$lte` with RFC 3339 times. Anything else is a 400 naming it.
 public enum ActivityFilter {
     public static func apply(_ filter: JSONObject, to query: inout ActivityQuery) throws(FeedsError) {
-        for (field, condition) in filter {
+        for (field, condition) in filter.sorted(by: { $0.key < $1.key }) {
             switch field {
             case "feeds":
                 query.feeds = try strings(condition, field: field, operators: ["$in", "$eq"])

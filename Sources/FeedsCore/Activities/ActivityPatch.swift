@@ -27,7 +27,11 @@ public struct ActivityPatch: Sendable, Hashable {
         var restrict = activity.restrictReplies
         var feeds = activity.feeds
 
-        for (key, value) in set {
+        // A whole `custom` first, then `custom.KEY` on top of it: the result must not depend on key order.
+        let ordered = set.sorted { lhs, rhs in
+            (lhs.key == "custom" ? 0 : 1, lhs.key) < (rhs.key == "custom" ? 0 : 1, rhs.key)
+        }
+        for (key, value) in ordered {
             if let customKey = Self.customKey(key) {
                 custom[customKey] = value
                 continue
@@ -42,7 +46,9 @@ public struct ActivityPatch: Sendable, Hashable {
                 guard case .object(let object) = value else { throw .input("set.custom must be an object", field: "set.custom") }
                 custom = object
             case "attachments":
-                guard case .array(let items) = value else { throw .input("set.attachments must be an array", field: "set.attachments") }
+                guard case .array(let items) = value else {
+                    throw .input("set.attachments must be an array", field: "set.attachments")
+                }
                 attachments = try items.map { item throws(FeedsError) in
                     guard case .object(let object) = item else {
                         throw .input("set.attachments must hold objects", field: "set.attachments")

@@ -42,8 +42,12 @@ public struct ActivityQuery: Sendable, Hashable {
             throw .input("limit must be between 0 and \(maxLimit)", field: "limit")
         }
         if next != nil, prev != nil { throw .input("give next or prev, not both", field: "next") }
-        if let next, !next.isEmpty { return (limit == 0 ? defaultLimit : limit, try ActivityCursor(token: next, expected: .older, field: "next")) }
-        if let prev, !prev.isEmpty { return (limit == 0 ? defaultLimit : limit, try ActivityCursor(token: prev, expected: .newer, field: "prev")) }
+        if let next, !next.isEmpty {
+            return (limit == 0 ? defaultLimit : limit, try ActivityCursor(token: next, expected: .older, field: "next"))
+        }
+        if let prev, !prev.isEmpty {
+            return (limit == 0 ? defaultLimit : limit, try ActivityCursor(token: prev, expected: .newer, field: "prev"))
+        }
         return (limit == 0 ? defaultLimit : limit, nil)
     }
 }

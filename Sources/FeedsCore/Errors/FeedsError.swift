@@ -14,6 +14,10 @@ public struct FeedsError: Error, Sendable, Equatable {
         case payloadTooLarge
         case unsupportedMediaType
         case methodNotAllowed
+        /// An Idempotency-Key reused with a different request.
+        case idempotencyMismatch
+        /// The storage backend failed or refused.
+        case badGateway
         case rateLimited
         case unavailable
         case `internal`
@@ -54,7 +58,7 @@ extension FeedsError.Kind {
     /// Stream's numeric error code.
     public var code: Int {
         switch self {
-        case .input, .conflict, .unsupportedMediaType, .methodNotAllowed: 4
+        case .input, .conflict, .unsupportedMediaType, .methodNotAllowed, .idempotencyMismatch: 4
         case .authentication: 5
         case .badAPIKey: 2
         case .tokenExpired: 40
@@ -64,7 +68,7 @@ extension FeedsError.Kind {
         case .notFound: 16
         case .payloadTooLarge: 22
         case .rateLimited: 9
-        case .unavailable, .internal: -1
+        case .unavailable, .internal, .badGateway: -1
         }
     }
 
@@ -79,6 +83,8 @@ extension FeedsError.Kind {
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .methodNotAllowed: 405
+        case .idempotencyMismatch: 422
+        case .badGateway: 502
         case .rateLimited: 429
         case .unavailable: 503
         case .internal: 500

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A feed's id on the wire, `group:id`: both parts letters, digits, `_` or `-`.
 public struct FeedID: Sendable, Hashable, CustomStringConvertible {
     public let group: String
@@ -35,31 +37,3 @@ public struct FeedID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// A feed as stored: created by GetOrCreateFeed, or on first use by an activity.
-public struct Feed: Sendable, Hashable {
-    public var id: FeedID
-    public var name: String
-    public var description: String
-    public var custom: JSONObject
-    public var createdBy: User
-    public var activityCount: Int
-    public var createdAt: Foundation.Date
-    public var updatedAt: Foundation.Date
-
-    public init(
-        id: FeedID, name: String, description: String, custom: JSONObject, createdBy: User, activityCount: Int,
-        createdAt: Foundation.Date, updatedAt: Foundation.Date
-    ) {
-        self.id = id
-        self.name = name
-        self.description = description
-        self.custom = custom
-        self.createdBy = createdBy
-        self.activityCount = activityCount
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-}
-
-import Foundation

@@ -4,15 +4,61 @@ import FeedsCore
 extension FeedsAPIImplementation {
     func addActivity(_ input: Operations.AddActivity.Input) async throws -> Operations.AddActivity.Output {
         let request = try request
-        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let draft = try ActivityDraft(
-            id: body.id, type: body._type, userID: try request.actingUser(body.userId), text: body.text, feeds: body.feeds,
+        switch input.body {
+        case .json(let body):
+            let activity = try await add(body, uploads: [], request: request)
+            return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
+        case .multipartForm(let parts):
+            let tempFiles = TempFiles()
+            defer { tempFiles.removeAll() }
+            let multipart = try await MultipartActivity.read(
+                parts, into: uploads.tempDirectory, tempFiles: tempFiles, limit: uploads.sizeLimit
+            )
+            let activity = try await add(multipart.request, uploads: multipart.uploads, request: request)
+            return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
+        }
+    }
+
+    /// Validates, stores the files, then writes the activity; if the write fails the files go again.
+    private func add(
+        _ body: Components.Schemas.AddActivityRequest,
+        uploads files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
+        request: AuthenticatedRequest
+    ) async throws -> Activity {
+        if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
+            throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
+        }
+        let userID = try request.actingUser(body.userId)
+        let given = try await AttachmentURLs.link(
+            try body.attachments?.map { try recode($0) } ?? [], principal: request.principal, pipeline: uploads,
+            logger: request.logger
+        )
+        var draft = try ActivityDraft(
+            id: body.id, type: body._type, userID: userID, text: body.text, feeds: body.feeds,
             visibility: body.visibility?.rawValue, visibilityTag: body.visibilityTag,
             restrictReplies: body.restrictReplies?.rawValue, custom: try body.custom.map { try recode($0) },
-            attachments: try body.attachments?.map { try recode($0) }
+            attachments: given
         )
-        let activity = try await store.addActivity(draft, logger: request.logger)
-        return .created(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+        let jobs = try files.enumerated().map { index, entry in
+            let checked = try FileChecker.check(
+                url: entry.file.url, fileName: entry.file.fileName, declaredType: entry.file.declaredType,
+                size: entry.file.size, sha256: entry.file.sha256, imageOnly: entry.upload._type == "image",
+                field: "attachment_uploads[\(index)]"
+            )
+            return UploadPipeline.Job(
+                checked: checked, kind: checked.isImage ? .image : .file,
+                payload: try UploadedPayload.make(
+                    for: checked, type: entry.upload._type, title: entry.upload.title, custom: entry.upload.custom)
+            )
+        }
+        let stored = try await uploads.store(jobs, owner: userID, logger: request.logger)
+        draft.attachments += stored.map(\.payload)
+        do {
+            return try await store.addActivity(draft, logger: request.logger)
+        } catch {
+            await uploads.discard(stored.map(\.record.key), logger: request.logger)
+            throw error
+        }
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
@@ -20,7 +66,7 @@ extension FeedsAPIImplementation {
         guard let activity = try await store.activity(id: input.path.id, viewer: request.principal, logger: request.logger) else {
             throw FeedsError.notFound("activity \(input.path.id) does not exist")
         }
-        return .ok(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+        return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
     func updateActivity(_ input: Operations.UpdateActivity.Input) async throws -> Operations.UpdateActivity.Output {
@@ -42,10 +88,12 @@ extension FeedsAPIImplementation {
                 attachments: attachments
             )
         }
-        return .created(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+        return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
-    func updateActivityPartial(_ input: Operations.UpdateActivityPartial.Input) async throws -> Operations.UpdateActivityPartial.Output {
+    func updateActivityPartial(_ input: Operations.UpdateActivityPartial.Input) async throws
+        -> Operations.UpdateActivityPartial.Output
+    {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         _ = try request.principal.actingUser(requested: body.userId)
@@ -57,7 +105,7 @@ extension FeedsAPIImplementation {
             }
             return try patch.apply(to: current)
         }
-        return .ok(.init(body: .json(.init(activity: try Wire.activity(activity), duration: request.duration))))
+        return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {

@@ -6,7 +6,8 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         for sort in body.sort ?? [] where (sort.field ?? "created_at") != "created_at" || (sort.direction ?? -1) != -1 {
-            throw FeedsError.input("activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
+            throw FeedsError.input(
+                "activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
         }
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         var query = ActivityQuery(viewer: request.principal, limit: limit, cursor: cursor)
@@ -16,7 +17,7 @@ extension FeedsAPIImplementation {
             .init(
                 body: .json(
                     .init(
-                        activities: try page.activities.map(Wire.activity), duration: request.duration,
+                        activities: try page.activities.map(wire), duration: request.duration,
                         next: page.next?.token, prev: page.prev?.token
                     )
                 )
@@ -39,7 +40,7 @@ extension FeedsAPIImplementation {
             .init(
                 body: .json(
                     .init(
-                        activities: try page.activities.map(Wire.activity), aggregatedActivities: [], created: created,
+                        activities: try page.activities.map(wire), aggregatedActivities: [], created: created,
                         duration: request.duration, feed: try Wire.feed(feed), followers: [], following: [], members: [],
                         next: page.next?.token, pinnedActivities: [], prev: page.prev?.token
                     )
@@ -64,7 +65,9 @@ extension FeedsAPIImplementation {
         let users = try await store.upsertUsers(inputs, logger: request.logger)
         let byID = try Dictionary(uniqueKeysWithValues: users.map { ($0.id, try Wire.fullUser($0)) })
         return .created(
-            .init(body: .json(.init(duration: request.duration, membershipDeletionTaskId: "", users: .init(additionalProperties: byID))))
+            .init(
+                body: .json(
+                    .init(duration: request.duration, membershipDeletionTaskId: "", users: .init(additionalProperties: byID))))
         )
     }
 }

@@ -6,6 +6,12 @@ import Logging
 /// `FeedsError`; `APIErrorMiddleware` renders them.
 struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let store: Store
+    let uploads: UploadPipeline
+
+    /// An activity as the wire shows it.
+    func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {
+        try Wire.activity(activity, urls: uploads)
+    }
 
     /// The scope the middlewares set for this request, with its authenticated principal.
     var request: AuthenticatedRequest {

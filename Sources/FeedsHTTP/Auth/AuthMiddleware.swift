@@ -6,7 +6,8 @@ import Hummingbird
 struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let authenticator: Authenticator
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         guard request.uri.path.hasPrefix("/api/"), var scope = RequestScope.current else {
             return try await next(request, context)
         }

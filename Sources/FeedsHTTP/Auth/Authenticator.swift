@@ -24,7 +24,8 @@ public struct Authenticator: Sendable {
     /// Who the request acts as, or the Stream error that refuses it.
     func authenticate(apiKey given: String?, authorization: String?, authType: String?) async throws(FeedsError) -> Principal {
         guard let given, constantTimeEqual(given, apiKey) else {
-            throw FeedsError(.badAPIKey, given == nil ? "api_key query parameter is missing" : "api_key is not valid", field: "api_key")
+            throw FeedsError(
+                .badAPIKey, given == nil ? "api_key query parameter is missing" : "api_key is not valid", field: "api_key")
         }
         guard authType?.lowercased() == "jwt" else {
             throw FeedsError(.authentication, "Stream-Auth-Type header must be jwt", field: "Stream-Auth-Type")

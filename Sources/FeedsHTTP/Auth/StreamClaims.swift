@@ -1,3 +1,4 @@
+import Foundation
 import JWTKit
 
 /// The claims of a Stream token: `user_id` for a user; none (or `server: true`) for the server.
@@ -14,10 +15,12 @@ public struct StreamClaims: JWTPayload, Equatable {
     }
 
     public init(userID: String?, expiresAt: Date? = nil, issuedAt: Date = Date()) {
+        // Whole seconds, as other JWT libraries write NumericDate.
+        func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
         self.userID = userID
         self.server = userID == nil ? true : nil
-        self.exp = expiresAt.map(ExpirationClaim.init(value:))
-        self.iat = IssuedAtClaim(value: issuedAt)
+        self.exp = expiresAt.map { ExpirationClaim(value: whole($0)) }
+        self.iat = IssuedAtClaim(value: whole(issuedAt))
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {
@@ -25,5 +28,3 @@ public struct StreamClaims: JWTPayload, Equatable {
         try nbf?.verifyNotBefore()
     }
 }
-
-import Foundation

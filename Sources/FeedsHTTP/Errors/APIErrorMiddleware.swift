@@ -9,7 +9,8 @@ import OpenAPIRuntime
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: KnownRoutes
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch {
@@ -37,6 +38,15 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Renders a `FeedsError` as Stream's `APIError` JSON.
 enum APIErrorBody {
     static func response(for error: FeedsError, duration: String) -> Response {
+        Response(
+            status: .init(code: error.kind.status),
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: json(for: error, duration: duration)))
+        )
+    }
+
+    /// The JSON bytes of the body.
+    static func json(for error: FeedsError, duration: String) -> [UInt8] {
         let body = Components.Schemas.APIError(
             statusCode: Int32(error.kind.status),
             code: Int32(error.kind.code),
@@ -49,11 +59,6 @@ enum APIErrorBody {
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
-        return Response(
-            status: .init(code: error.kind.status),
-            headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
-        )
+        return Array((try? encoder.encode(body)) ?? Data("{}".utf8))
     }
 }

@@ -44,7 +44,10 @@ enum ErrorClassifier {
             case .typeMismatch(let type, let context): (context.codingPath, "must be \(describe(type))")
             case .valueNotFound(let type, let context): (context.codingPath, "must be \(describe(type)), not null")
             case .dataCorrupted(let context):
-                (context.codingPath, context.codingPath.isEmpty ? "body is not valid JSON" : "is not valid: \(context.debugDescription)")
+                (
+                    context.codingPath,
+                    context.codingPath.isEmpty ? "body is not valid JSON" : "is not valid: \(context.debugDescription)"
+                )
             @unknown default: ([], "is not valid")
             }
         let field = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }

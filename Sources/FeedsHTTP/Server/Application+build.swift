@@ -1,7 +1,9 @@
 import FeedsAPI
+import FeedsCDN
 import FeedsCore
 import FeedsPostgres
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import OpenAPIRuntime
@@ -17,11 +19,13 @@ let jsonBodyLimit = 1 << 20
 ///   - database: where PostgreSQL is.
 ///   - services: long-lived parts that must outlive the database client (the embedded cluster);
 ///     they start first and stop last.
+///   - cdn: where uploads go; nil is the local disk under the data directory.
 ///   - onServerRunning: called with the bound port once the server listens.
 public func buildApplication(
     _ configuration: FeedsConfiguration,
     database: PostgresClient.Configuration,
     services: [any Service] = [],
+    cdn: (any CDNClient)? = nil,
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
@@ -32,6 +36,7 @@ public func buildApplication(
     let migrator = Migrator(client: client)
     let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
     let routes = KnownRoutes()
+    let uploads = try makeUploadPipeline(configuration, client: client, cdn: cdn, logger: logger)
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
@@ -40,7 +45,8 @@ public func buildApplication(
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
     OperationsRoutes(migrator: migrator, migrations: migrations).register(on: router)
-    try FeedsAPIImplementation(store: store).registerHandlers(
+    if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local).register(on: router) }
+    try FeedsAPIImplementation(store: store, uploads: uploads).registerHandlers(
         on: RecordingTransport(router: router, routes: routes),
         serverURL: Servers.Server1.url(),
         // Compact JSON: responses are for programs, and pretty-printing costs time on every read.
@@ -49,8 +55,13 @@ public func buildApplication(
 
     var app = Application(
         router: router,
+        server: .http1(
+            configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads.sizeLimit))])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "feeds"),
-        services: services + [client],
+        services: services + [client] + [
+            SweepService(
+                sweeper: makeSweeper(configuration, uploads: uploads), interval: configuration.gcInterval, logger: logger)
+        ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
@@ -58,4 +69,58 @@ public func buildApplication(
         try await migrator.migrate(migrations, logger: logger)
     }
     return app
+}
+
+/// The local CDN, the uploader and the object records, over the server's data directory.
+func makeUploadPipeline(
+    _ configuration: FeedsConfiguration, client: PostgresClient, cdn: (any CDNClient)? = nil, logger: Logger
+) throws -> UploadPipeline {
+    try FileManager.default.createDirectory(at: configuration.tempDirectory, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: configuration.cdnDirectory, withIntermediateDirectories: true)
+    guard let publicURL = URL(string: configuration.publicURL) else {
+        throw ConfigurationError("FEEDS_PUBLIC_URL \(configuration.publicURL) is not a URL")
+    }
+    let signer = URLSigner(publicURL: publicURL, apiSecret: configuration.apiSecret)
+    let cdn = cdn ?? LocalDiskCDN(root: configuration.cdnDirectory, signer: signer, logger: logger)
+    return UploadPipeline(
+        objects: PostgresObjectStore(client: client),
+        uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
+        cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory,
+        sizeLimit: min(configuration.fileSizeLimit, cdn.maxAttachmentSize)
+    )
+}
+
+/// The sweeper of abandoned uploads, for the server's loop and `feeds gc`.
+func makeSweeper(_ configuration: FeedsConfiguration, uploads: UploadPipeline) -> ObjectSweeper {
+    ObjectSweeper(
+        objects: uploads.objects, cdn: uploads.cdn, tempDirectory: configuration.tempDirectory,
+        unattachedTTL: configuration.unattachedTTL
+    )
+}
+
+/// The most body bytes a request may declare: a file and its multipart framing on the upload
+/// routes, ten of them with an activity, 1 MB of JSON elsewhere.
+func bodyLimit(_ fileLimit: Int64) -> @Sendable (HTTPRequest) -> Int64 {
+    let framing: Int64 = 1 << 20
+    return { request in
+        let path = request.path ?? ""
+        if path.hasPrefix("/api/v2/uploads/") { return fileLimit + framing }
+        if path.hasPrefix("/api/v2/feeds/activities"), request.method == .post {
+            return Int64(MultipartActivity.maxUploads) * fileLimit + framing
+        }
+        return Int64(jsonBodyLimit)
+    }
+}
+
+/// One sweep, for `feeds gc`: the same sweeper the server runs periodically.
+public func sweepOnce(
+    _ configuration: FeedsConfiguration, database: PostgresClient.Configuration, logger: Logger
+) async throws -> ObjectSweeper.Report {
+    let client = PostgresClient(configuration: database, backgroundLogger: logger)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await client.run() }
+        defer { group.cancelAll() }
+        let uploads = try makeUploadPipeline(configuration, client: client, logger: logger)
+        return try await makeSweeper(configuration, uploads: uploads).sweep(logger: logger)
+    }
 }

@@ -14,10 +14,19 @@ public struct FeedsConfiguration: Sendable {
     /// The base of URLs handed out to clients.
     public var publicURL: String
     public var logLevel: Logger.Level
+    /// Uploads in flight at once across all requests (`FEEDS_UPLOAD_CONCURRENCY`).
+    public var uploadConcurrency: Int
+    /// How long a standalone upload may stay unattached before gc deletes it; nil keeps it (`FEEDS_UNATTACHED_TTL`).
+    public var unattachedTTL: Duration?
+    /// How often the server sweeps (one node at a time).
+    public var gcInterval: Duration
+    /// The largest file accepted, at most 100 MB.
+    public var fileSizeLimit: Int64 = 104_857_600
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,
-        dataDirectory: URL = URL(fileURLWithPath: ".feeds"), publicURL: String? = nil, logLevel: Logger.Level = .info
+        dataDirectory: URL = URL(fileURLWithPath: ".feeds"), publicURL: String? = nil, logLevel: Logger.Level = .info,
+        uploadConcurrency: Int = 8, unattachedTTL: Duration? = .seconds(24 * 3600), gcInterval: Duration = .seconds(600)
     ) {
         self.host = host
         self.port = port
@@ -27,5 +36,13 @@ public struct FeedsConfiguration: Sendable {
         self.dataDirectory = dataDirectory
         self.publicURL = publicURL ?? "http://\(host):\(port)"
         self.logLevel = logLevel
+        self.uploadConcurrency = uploadConcurrency
+        self.unattachedTTL = unattachedTTL
+        self.gcInterval = gcInterval
     }
+
+    /// Where uploads wait while they are checked: beside the CDN, so storing one is a rename.
+    public var tempDirectory: URL { dataDirectory.appendingPathComponent("tmp") }
+    /// The local CDN's objects.
+    public var cdnDirectory: URL { dataDirectory.appendingPathComponent("cdn") }
 }

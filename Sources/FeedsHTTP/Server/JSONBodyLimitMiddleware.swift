@@ -5,7 +5,8 @@ import Hummingbird
 struct JSONBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         guard request.method != .get, request.method != .head,
             !(request.headers[.contentType] ?? "").lowercased().hasPrefix("multipart/")
         else {

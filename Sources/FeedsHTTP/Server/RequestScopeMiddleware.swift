@@ -7,7 +7,8 @@ import Hummingbird
 struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
     static var header: HTTPField.Name { HTTPField.Name("x-client-request-id")! }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         let supplied = request.headers[Self.header].flatMap { $0.count <= 128 && !$0.isEmpty ? $0 : nil }
         let requestID = supplied ?? UUID().uuidString.lowercased()
         var context = context

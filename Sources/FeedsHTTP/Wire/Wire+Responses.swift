@@ -4,9 +4,10 @@ import Foundation
 
 /// Domain values as the wire's response types, with every field the reference requires.
 enum Wire {
-    static func activity(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {
+    /// An activity as the wire shows it, with fresh signed URLs for its uploaded attachments.
+    static func activity(_ activity: Activity, urls: UploadPipeline) throws -> Components.Schemas.ActivityResponse {
         Components.Schemas.ActivityResponse(
-            attachments: try activity.attachments.map { try recode($0) },
+            attachments: try activity.attachments.map { try recode(AttachmentURLs.resolve($0, with: urls)) },
             bookmarkCount: 0,
             collections: .init(),
             commentCount: 0,

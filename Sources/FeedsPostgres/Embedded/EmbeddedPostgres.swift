@@ -44,7 +44,8 @@ public struct EmbeddedPostgres: Service {
         let configuration = PostgresClient.Configuration(
             host: "127.0.0.1", port: port, username: Self.superuser, password: password, database: "postgres", tls: .disable
         )
-        return EmbeddedPostgres(configuration: configuration, layout: layout, tools: tools, startedHere: startedHere, logger: logger)
+        return EmbeddedPostgres(
+            configuration: configuration, layout: layout, tools: tools, startedHere: startedHere, logger: logger)
     }
 
     /// Waits for shutdown, then stops the cluster if this process started it.

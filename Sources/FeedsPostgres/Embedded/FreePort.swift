@@ -1,15 +1,15 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Asks the kernel for a TCP port on 127.0.0.1 that nothing listens on now.
-func freeLoopbackPort() throws -> Int {
+public func freeLoopbackPort() throws -> Int {
     #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { throw EmbeddedPostgresError.noFreePort }
     defer { close(fd) }

@@ -35,14 +35,17 @@ public struct Migrator: Sendable {
         for try await exists in try await client.query(
             "SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger
         ).decode(Bool.self) where exists {
-            for try await name in try await client.query("SELECT name FROM schema_migrations", logger: logger).decode(String.self) {
+            for try await name in try await client.query("SELECT name FROM schema_migrations", logger: logger).decode(String.self)
+            {
                 applied.insert(name)
             }
         }
         return migrations.map(\.name).filter { !applied.contains($0) }
     }
 
-    private static func prepare(_ connection: PostgresConnection, migrations: [Migration], logger: Logger) async throws -> [String] {
+    private static func prepare(_ connection: PostgresConnection, migrations: [Migration], logger: Logger) async throws
+        -> [String]
+    {
         _ = try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (

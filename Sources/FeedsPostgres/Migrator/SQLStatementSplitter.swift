@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits a SQL file into statements, because PostgresNIO's extended protocol takes one per query.
 ///
 /// Semicolons inside quotes ('…', "…"), dollar quotes ($$…$$, $tag$…$tag$) and comments
@@ -87,5 +89,3 @@ public enum SQLStatementSplitter {
         return nil
     }
 }
-
-import Foundation

@@ -4,11 +4,19 @@ import PostgresNIO
 
 /// The columns every activity read selects, and how a row becomes an `Activity`.
 enum ActivityRow {
-    /// `a` is the activity, `u` its user. The last column is the exact microsecond timestamp for cursors.
+    /// `a` is the activity, `u` its user. Attachments of deleted objects are left out; those of live
+    /// objects carry their key for signing. The last column is the exact microsecond timestamp for cursors.
     static let columns = """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
         a.created_at, a.updated_at, a.edited_at, a.deleted_at,
-        COALESCE((SELECT json_agg(t.payload ORDER BY t.position) FROM attachments t WHERE t.activity_id = a.id), '[]')::text,
+        COALESCE((
+            SELECT json_agg(
+                CASE WHEN t.object_key IS NULL THEN t.payload
+                     ELSE t.payload || jsonb_build_object('\(AttachmentPayload.objectKeyField)', t.object_key) END
+                ORDER BY t.position)
+            FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
+            WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state <> 'deleted')
+        ), '[]')::text,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
         (extract(epoch FROM a.created_at) * 1000000)::bigint
         """

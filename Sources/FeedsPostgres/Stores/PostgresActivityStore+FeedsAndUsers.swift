@@ -33,7 +33,8 @@ extension PostgresActivityStore {
             logger: logger
         )
         for try await c in rows.decode(
-            (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date).self
+            (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date)
+                .self
         ) {
             let creator = User(
                 id: c.6, name: c.7, image: c.8, role: c.9, language: c.10, teams: c.11, custom: try JSONText.object(c.12),

@@ -127,7 +127,8 @@ public struct PostgresActivityStore: ActivityStore {
         try await connection.query("INSERT INTO users (id) VALUES (\(id)) ON CONFLICT (id) DO NOTHING", logger: logger)
     }
 
-    static func ensureFeeds(_ feeds: [FeedID], creatorID: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func ensureFeeds(_ feeds: [FeedID], creatorID: String, on connection: PostgresConnection, logger: Logger) async throws
+    {
         try await connection.query(
             """
             INSERT INTO feeds (fid, group_id, feed_id, created_by)
@@ -139,22 +140,45 @@ public struct PostgresActivityStore: ActivityStore {
         )
     }
 
+    /// Inserts attachments in order. Those holding one of our objects link it (the key moves from
+    /// the payload to its column) and flip it to attached; an object deleted meanwhile refuses the write.
     static func insertAttachments(
         _ attachments: [JSONObject], activityID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !attachments.isEmpty else { return }
-        // Arrays of text cannot hold Swift optionals: "" stands for no type.
-        let types = attachments.map { attachment -> String in
-            if case .string(let type) = attachment["type"] { type } else { "" }
+        // Arrays of text cannot hold Swift optionals: "" stands for none.
+        var types: [String] = []
+        var payloads: [String] = []
+        var keys: [String] = []
+        for attachment in attachments {
+            var payload = attachment
+            let key = AttachmentPayload.objectKey(in: payload)
+            payload[AttachmentPayload.objectKeyField] = nil
+            if case .string(let type) = payload["type"] { types.append(type) } else { types.append("") }
+            payloads.append(try JSONText.encode(payload))
+            keys.append(key?.rawValue ?? "")
         }
-        let payloads = try attachments.map { try JSONText.encode($0) }
         try await connection.query(
             """
-            INSERT INTO attachments (activity_id, position, type, payload)
-            SELECT \(activityID), x.n - 1, NULLIF(x.t, ''), x.p::jsonb
-            FROM unnest(\(types)::text[], \(payloads)::text[]) WITH ORDINALITY AS x(t, p, n)
+            INSERT INTO attachments (activity_id, position, type, payload, object_key)
+            SELECT \(activityID), x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
+            FROM unnest(\(types)::text[], \(payloads)::text[], \(keys)::text[]) WITH ORDINALITY AS x(t, p, k, n)
             """,
             logger: logger
         )
+        let linked = keys.filter { !$0.isEmpty }
+        guard !linked.isEmpty else { return }
+        let rows = try await connection.query(
+            """
+            UPDATE cdn_objects SET state = 'attached', updated_at = now()
+            WHERE key = ANY(\(linked)) AND state <> 'deleted' RETURNING key
+            """,
+            logger: logger
+        )
+        var attached = Set<String>()
+        for try await key in rows.decode(String.self) { attached.insert(key) }
+        if let missing = linked.first(where: { !attached.contains($0) }) {
+            throw FeedsError.input("attachment object \(missing) does not exist or was deleted", field: "attachments")
+        }
     }
 }

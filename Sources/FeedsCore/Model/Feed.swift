@@ -1,0 +1,27 @@
+import Foundation
+
+/// A feed as stored: created by GetOrCreateFeed, or on first use by an activity.
+public struct Feed: Sendable, Hashable {
+    public var id: FeedID
+    public var name: String
+    public var description: String
+    public var custom: JSONObject
+    public var createdBy: User
+    public var activityCount: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: FeedID, name: String, description: String, custom: JSONObject, createdBy: User, activityCount: Int,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.custom = custom
+        self.createdBy = createdBy
+        self.activityCount = activityCount
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

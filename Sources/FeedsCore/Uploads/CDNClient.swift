@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where uploaded bytes go: local disk by default, any S3-compatible store in production.
+/// A new backend is one type conforming to this.
+public protocol CDNClient: Sendable {
+    /// The largest object this backend accepts.
+    var maxAttachmentSize: Int64 { get }
+
+    /// Stores `file` under `key`, reporting progress from 0 to 1. Throws `CDNError`.
+    func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws -> UploadedFile
+
+    /// Removes the object; removing one that is gone is not an error.
+    func delete(key: ObjectKey) async throws
+
+    /// A URL to read the object, signed, valid until `expiresAt`; made afresh on every read.
+    func readURL(for key: ObjectKey, expiresAt: Date) -> URL
+}
+
+/// A CDN failure, sorted by whether trying again may help.
+public struct CDNError: Error, Sendable, CustomStringConvertible {
+    /// Timeouts, 5xx, throttling, connection resets: the uploader retries these.
+    public var isTransient: Bool
+    /// What failed, for the log and the client's 502.
+    public var message: String
+
+    /// A failure that is worth retrying when `transient`.
+    public init(transient: Bool, _ message: String) {
+        self.isTransient = transient
+        self.message = message
+    }
+
+    /// The message with its kind.
+    public var description: String { "\(isTransient ? "transient" : "permanent") CDN error: \(message)" }
+}

@@ -1,0 +1,123 @@
+import FeedsAPI
+import FeedsCore
+import Foundation
+import OpenAPIRuntime
+
+extension FeedsAPIImplementation {
+    func uploadFile(_ input: Operations.UploadFile.Input) async throws -> Operations.UploadFile.Output {
+        let request = try request
+        guard case .multipartForm(let parts) = input.body else {
+            throw FeedsError(.unsupportedMediaType, "expected multipart/form-data")
+        }
+        let tempFiles = TempFiles()
+        defer { tempFiles.removeAll() }
+        var file: ReceivedFile?
+        var user: String?
+        for try await part in parts {
+            switch part {
+            case .file(let part):
+                file = try await receive(part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles)
+            case .user(let part):
+                user = part.payload.body.id
+            case .undocumented(let part):
+                for try await _ in part.body {}  // other parts are ignored, but must be read past
+            }
+        }
+        let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, request: request)
+        return .created(.init(body: .json(.init(duration: request.duration, file: url, thumbUrl: thumb))))
+    }
+
+    func uploadImage(_ input: Operations.UploadImage.Input) async throws -> Operations.UploadImage.Output {
+        let request = try request
+        guard case .multipartForm(let parts) = input.body else {
+            throw FeedsError(.unsupportedMediaType, "expected multipart/form-data")
+        }
+        let tempFiles = TempFiles()
+        defer { tempFiles.removeAll() }
+        var file: ReceivedFile?
+        var user: String?
+        var sizes: [Components.Schemas.ImageSize]?
+        for try await part in parts {
+            switch part {
+            case .file(let part):
+                file = try await receive(part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles)
+            case .user(let part):
+                user = part.payload.body.id
+            case .uploadSizes(let part):
+                let text = try await String(collecting: part.payload.body, upTo: 64 * 1024)
+                do {
+                    sizes = try JSONDecoder().decode([Components.Schemas.ImageSize].self, from: Data(text.utf8))
+                } catch {
+                    throw FeedsError.input(
+                        "upload_sizes must be a JSON array of {width, height, resize, crop}", field: "upload_sizes")
+                }
+            case .undocumented(let part):
+                for try await _ in part.body {}
+            }
+        }
+        let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: true, request: request)
+        return .created(.init(body: .json(.init(duration: request.duration, file: url, thumbUrl: thumb, uploadSizes: sizes))))
+    }
+
+    func deleteFile(_ input: Operations.DeleteFile.Input) async throws -> Operations.DeleteFile.Output {
+        let request = try request
+        try await deleteUpload(url: input.query.url, request: request)
+        return .ok(.init(body: .json(.init(duration: request.duration))))
+    }
+
+    func deleteImage(_ input: Operations.DeleteImage.Input) async throws -> Operations.DeleteImage.Output {
+        let request = try request
+        try await deleteUpload(url: input.query.url, request: request)
+        return .ok(.init(body: .json(.init(duration: request.duration))))
+    }
+
+    /// Streams the one `file` part to a temp file.
+    private func receive(_ body: HTTPBody, fileName: String?, existing: ReceivedFile?, tempFiles: TempFiles) async throws
+        -> ReceivedFile
+    {
+        guard existing == nil else { throw FeedsError.input("send one file part", field: "file") }
+        let written = try await TempFileWriter.write(body, to: uploads.tempDirectory, limit: uploads.sizeLimit)
+        tempFiles.track(written.url)
+        return ReceivedFile(
+            part: "file", fileName: fileName ?? "file", declaredType: nil, url: written.url, size: written.size,
+            sha256: written.sha256
+        )
+    }
+
+    /// Checks and stores a standalone upload; returns its URL and, for images, its thumbnail URL.
+    private func storeStandalone(
+        _ file: ReceivedFile?, user: String?, imageOnly: Bool, request: AuthenticatedRequest
+    ) async throws -> (String, String?) {
+        guard let file else { throw FeedsError.input("the part file is required", field: "file") }
+        let owner = try request.principal.actingUser(requested: user, field: "user")
+        let checked = try FileChecker.check(
+            url: file.url, fileName: file.fileName, declaredType: file.declaredType, size: file.size, sha256: file.sha256,
+            imageOnly: imageOnly, field: "file"
+        )
+        let stored = try await uploads.store(
+            [.init(checked: checked, kind: imageOnly ? .image : .file)], owner: owner, logger: request.logger
+        )
+        let keys = stored.map(\.record.key)
+        try await uploads.objects.markUploaded(keys, logger: request.logger)
+        let url = uploads.url(for: keys[0])
+        return (url, checked.isImage ? url : nil)
+    }
+
+    /// Deletes one of our objects by its URL: its owner or the server; again is fine; not ours is 404.
+    private func deleteUpload(url: String?, request: AuthenticatedRequest) async throws {
+        guard let url, !url.isEmpty else { throw FeedsError.input("url is required", field: "url") }
+        guard let key = uploads.signer.objectKey(inURL: url),
+            let record = try await uploads.objects.object(key, logger: request.logger)
+        else { throw FeedsError.notFound("\(url) is not a file of this server") }
+        guard request.principal == .server || (record.ownerID != nil && record.ownerID == request.principal.userID) else {
+            throw FeedsError.notAllowed("only the owner or the server may delete this file")
+        }
+        guard record.state != .deleted else { return }
+        do {
+            try await uploads.cdn.delete(key: key)
+        } catch {
+            throw UploadPipeline.refusal(error)
+        }
+        _ = try await uploads.objects.markDeleted(key, logger: request.logger)
+    }
+}

@@ -1,0 +1,74 @@
+import FeedsCDN
+import FeedsCore
+import Foundation
+import Logging
+
+/// Everything between a checked file and a stored object: the pending record first, then the
+/// bytes through the uploader, and on any failure neither bytes nor record left behind.
+struct UploadPipeline: Sendable {
+    let objects: any ObjectStore
+    let uploader: AttachmentUploader
+    let cdn: any CDNClient
+    let signer: URLSigner
+    let tempDirectory: URL
+    /// The largest file accepted: 100 MB, or less when the CDN says so.
+    let sizeLimit: Int64
+    /// How long handed-out URLs stay valid (Stream's default, 14 days).
+    let urlLifetime: TimeInterval = 14 * 24 * 3600
+
+    /// One file to store, and the attachment payload to keep for it.
+    struct Job {
+        var checked: FileChecker.Checked
+        var kind: ObjectRecord.Kind
+        var payload: JSONObject = [:]
+    }
+
+    /// A fresh signed URL for an object.
+    func url(for key: ObjectKey) -> String {
+        cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(urlLifetime)).absoluteString
+    }
+
+    /// Reserves and uploads `jobs`; returns their records and payloads (each holding its key) in order.
+    func store(_ jobs: [Job], owner: String?, logger: Logger) async throws -> [(record: ObjectRecord, payload: JSONObject)] {
+        let records = jobs.map { job in
+            ObjectRecord(
+                key: ObjectKey(fileName: job.checked.file.fileName), kind: job.kind, ownerID: owner,
+                fileName: job.checked.file.fileName, mimeType: job.checked.file.mimeType, size: job.checked.file.size,
+                sha256: job.checked.file.sha256, width: job.checked.width, height: job.checked.height
+            )
+        }
+        try await objects.reserve(records, logger: logger)
+        let items = zip(jobs, records).enumerated().map { index, pair in
+            var payload = pair.0.payload
+            payload[AttachmentPayload.objectKeyField] = .string(pair.1.key.rawValue)
+            return AttachmentUploader.Item(index: index, file: pair.0.checked.file, key: pair.1.key, payload: payload)
+        }
+        let uploaded: [UploadedAttachment]
+        do {
+            uploaded = try await uploader.upload(items, logger: logger)
+        } catch {
+            // The uploader deleted what it stored; the records go too.
+            try? await objects.forget(records.map(\.key), logger: logger)
+            throw Self.refusal(error)
+        }
+        return zip(records, uploaded).map { ($0, $1.payload) }
+    }
+
+    /// Removes stored objects whose activity was not written.
+    func discard(_ keys: [ObjectKey], logger: Logger) async {
+        for key in keys {
+            do {
+                try await cdn.delete(key: key)
+                try await objects.forget([key], logger: logger)
+            } catch {
+                logger.error("could not remove an orphaned upload; gc will", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// A CDN failure is the gateway's (502); anything else keeps its meaning.
+    static func refusal(_ error: any Error) -> any Error {
+        guard let cdnError = error as? CDNError else { return error }
+        return FeedsError(.badGateway, "the file store failed: \(cdnError.message)")
+    }
+}

@@ -1,0 +1,21 @@
+import CVips
+
+/// Reads an image's dimensions from its header with libvips, without decoding its pixels.
+public enum ImageProbe {
+    /// The width and height in pixels, or nil when the bytes are not one of `ImageTypes.allowed`
+    /// or libvips cannot read their header (a corrupt or truncated file).
+    ///
+    /// The file is sniffed first, so that only image decoders ever see it: libvips would otherwise
+    /// hand PDFs and other documents to poppler or ImageMagick. `path` names a server-made file;
+    /// libvips reads a trailing `[…]` in a file name as load options.
+    ///
+    /// - Throws: `FeedsError` (`.internal`) when the file cannot be read or a library cannot start.
+    public static func dimensions(ofFileAt path: String) throws -> (width: Int, height: Int)? {
+        guard ImageTypes.allowed.contains(try MediaSniffer.mimeType(ofFileAt: path)) else { return nil }
+        try Vips.start()
+        var width: Int32 = 0
+        var height: Int32 = 0
+        guard feeds_vips_header_size(path, &width, &height) == 0, width > 0, height > 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+}

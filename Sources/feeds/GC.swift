@@ -1,0 +1,28 @@
+import ArgumentParser
+import FeedsHTTP
+
+/// `feeds gc`: one sweep of abandoned uploads and stray temp files, then exit.
+struct GC: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Delete abandoned uploads (pending over an hour, unattached past the TTL) and stray temp files."
+    )
+
+    @OptionGroup var settings: SettingsOptions
+
+    func run() async throws {
+        let (configuration, _) = try settings.resolve()
+        let logger = configuration.logger
+        let (database, embedded) = try await reportingSetupErrors { try await configuration.openDatabase() }
+        do {
+            let report = try await sweepOnce(configuration, database: database, logger: logger)
+            print(
+                report.ran
+                    ? "Removed \(report.objects) objects and \(report.tempFiles) temp files." : "Another node is sweeping now.")
+        } catch {
+            try? await embedded?.stop()
+            throw error
+        }
+        try await embedded?.stop()
+    }
+}

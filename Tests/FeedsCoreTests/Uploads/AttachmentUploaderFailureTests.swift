@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import FeedsCore
+
+@Suite struct AttachmentUploaderFailureTests {
+    let logger = Logger(label: "AttachmentUploaderFailureTests")
+
+    @Test func transientFailuresAreRetriedUntilSuccess() async throws {
+        let items = UploadFixture.items(3)
+        let cdn = TestCDN(.init(transientFailures: [items[0].key: 2, items[2].key: 1]))
+        let uploader = AttachmentUploader(cdn: cdn, retryPolicy: UploadFixture.fastRetries)
+        let results = try await uploader.upload(items, logger: logger)
+        #expect(results.map(\.uploaded.key) == items.map(\.key))
+        #expect(cdn.attempts == [items[0].key: 3, items[1].key: 1, items[2].key: 2])
+        #expect(cdn.deleted.isEmpty)
+    }
+
+    @Test func aPersistentTransientFailureFailsAfterThreeTries() async throws {
+        let items = UploadFixture.items(1)
+        let cdn = TestCDN(.init(transientFailures: [items[0].key: 10]))
+        let uploader = AttachmentUploader(cdn: cdn, retryPolicy: UploadFixture.fastRetries)
+        let error = await #expect(throws: CDNError.self) { try await uploader.upload(items, logger: logger) }
+        #expect(error?.isTransient == true)
+        #expect(cdn.attempts[items[0].key] == 3)
+        #expect(cdn.stored.isEmpty)
+    }
+
+    @Test func aPermanentFailureStopsTheBatchAndDeletesWhatWasStored() async throws {
+        let items = UploadFixture.items(8)
+        var script = TestCDN.Script(permanentFailures: [items[2].key])
+        script.delays = [items[2].key: .milliseconds(20)]
+        for item in items[3...] { script.delays[item.key] = .seconds(10) }
+        let cdn = TestCDN(script)
+        let uploader = AttachmentUploader(cdn: cdn, batchConcurrency: 4, retryPolicy: UploadFixture.fastRetries)
+
+        let start = ContinuousClock.now
+        let error = await #expect(throws: CDNError.self) { try await uploader.upload(items, logger: logger) }
+        #expect(ContinuousClock.now - start < .seconds(5), "the slow (10 s) uploads were cancelled, not waited for")
+        #expect(error?.isTransient == false)
+        #expect(cdn.attempts[items[2].key] == 1, "a permanent error is not retried")
+        #expect(cdn.attempted.isSuperset(of: [items[0].key, items[1].key]))
+        #expect(cdn.attempted.count < items.count, "nothing new starts after the failure")
+        #expect(Set(cdn.deleted) == cdn.attempted)
+        #expect(cdn.stored.isEmpty)
+    }
+
+    @Test func aFailingPostProcessorFailsTheBatchAndDeletesItsUpload() async throws {
+        let items = UploadFixture.items(3)
+        let cdn = TestCDN()
+        let uploader = AttachmentUploader(cdn: cdn, postProcessor: Refuser(index: 1))
+        await #expect(throws: FeedsError.input("no thumbnail")) { try await uploader.upload(items, logger: logger) }
+        #expect(cdn.deleted.contains(items[1].key))
+        #expect(Set(cdn.deleted) == cdn.attempted)
+        #expect(cdn.stored.isEmpty)
+    }
+
+    @Test func cancellingTheCallerStopsTheBatchAndDeletesWhatWasStored() async throws {
+        let items = UploadFixture.items(8)
+        var script = TestCDN.Script()
+        for item in items[2...] { script.delays[item.key] = .seconds(10) }
+        let cdn = TestCDN(script)
+        let uploader = AttachmentUploader(cdn: cdn, batchConcurrency: 4)
+
+        let start = ContinuousClock.now
+        let batch = Task { try await uploader.upload(items, logger: logger) }
+        try await waitUntil { cdn.stored.count == 2 }
+        batch.cancel()
+        await #expect(throws: CancellationError.self) { try await batch.value }
+        #expect(ContinuousClock.now - start < .seconds(5), "the in-flight (10 s) uploads saw the cancellation")
+        #expect(cdn.attempted.count < items.count)
+        #expect(Set(cdn.deleted) == cdn.attempted)
+        #expect(cdn.stored.isEmpty)
+    }
+
+    @Test func waitingForAGlobalSlotIsCancellable() async throws {
+        let slow = UploadFixture.items(1)
+        let queued = UploadFixture.items(1)
+        let cdn = TestCDN(.init(delays: [slow[0].key: .seconds(10)]))
+        let uploader = AttachmentUploader(cdn: cdn, concurrency: 1)
+
+        let holder = Task { try await uploader.upload(slow, logger: logger) }
+        try await waitUntil { cdn.attempts[slow[0].key] == 1 }
+        let waiter = Task { try await uploader.upload(queued, logger: logger) }
+        try await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(cdn.attempts[queued[0].key] == nil)
+        #expect(!cdn.deleted.contains(queued[0].key), "an upload that never started needs no delete")
+
+        holder.cancel()
+        await #expect(throws: CancellationError.self) { try await holder.value }
+        #expect(cdn.deleted == [slow[0].key])
+
+        let after = try await uploader.upload(UploadFixture.items(2), logger: logger)
+        #expect(after.count == 2, "both cancellations gave their slots back")
+    }
+
+    /// Polls `condition` every millisecond for up to five seconds (a loaded machine is slow).
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "condition not met within five seconds")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
+/// Fails on one index.
+struct Refuser: UploadedAttachmentPostProcessor {
+    let index: Int
+
+    func process(_ attachment: UploadedAttachment) async throws -> JSONObject {
+        if attachment.index == index { throw FeedsError.input("no thumbnail") }
+        return attachment.payload
+    }
+}

@@ -1,0 +1,285 @@
+import FeedsCDN
+import FeedsCore
+import FeedsHTTP
+import FeedsTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+@Suite struct ActivityUploadTests {
+    static let png = Data(PNGWriter.png(width: 30, height: 20))
+
+    func activityForm(_ json: String, files: [(String, String, Data)]) -> MultipartForm {
+        var form = MultipartForm()
+        form.add("activity", json: json)
+        for (part, name, data) in files { form.add(part, fileName: name, data) }
+        return form
+    }
+
+    @Test func filesSentWithAnActivityFollowItsAttachmentsInOrder() async throws {
+        try await TestServer.run { server in
+            let form = activityForm(
+                #"""
+                {"type":"post","feeds":["user:alice"],"text":"look",
+                 "attachments":[{"type":"link","title_link":"https://example.com","custom":{}}],
+                 "attachment_uploads":[{"type":"file","file":"notes"},{"type":"image","file":"pic","title":"Sunset","custom":{"k":"v"}}]}
+                """#,
+                files: [("pic", "sunset.png", Self.png), ("notes", "notes.txt", Data("some notes\n".utf8))]
+            )
+            let reply = try await server.upload("/feeds/activities", as: "alice", form: form)
+            #expect(reply.status == 201, "\(reply.text)")
+            let attachments = reply.body["activity"]["attachments"].array
+            #expect(attachments.count == 3)
+            #expect(attachments[0]["type"].string == "link")
+            #expect(attachments[1]["type"].string == "file")
+            #expect(attachments[1]["title"].string == "notes.txt")
+            #expect(attachments[1]["mime_type"].string == "text/plain")
+            #expect(attachments[1]["file_size"].int == 11)
+            #expect(attachments[1]["image_url"].isNull)
+            #expect(attachments[2]["title"].string == "Sunset")
+            #expect(attachments[2]["mime_type"].string == "image/png")
+            #expect(attachments[2]["original_width"].int == 30 && attachments[2]["original_height"].int == 20)
+            #expect(attachments[2]["custom"]["k"].string == "v")
+            let imageURL = try #require(attachments[2]["image_url"].string)
+            #expect(attachments[2]["thumb_url"].string != nil)
+            #expect(try await server.fetch(imageURL).status == 200)
+            #expect(try await server.fetch(try #require(attachments[1]["asset_url"].string)).text == "some notes\n")
+
+            // Read again later: URLs are signed afresh, objects are attached.
+            let id = try #require(reply.body["activity"]["id"].string)
+            let again = try await server.api(.GET, "/feeds/activities/\(id)", as: "bob")
+            #expect(again.body["activity"]["attachments"].array.count == 3)
+            let rows = try await server.database.query("SELECT state FROM cdn_objects", logger: TestDatabase.logger)
+            for try await state in rows.decode(String.self) { #expect(state == "attached") }
+        }
+    }
+
+    @Test func aDeletedFileDisappearsFromItsActivity() async throws {
+        try await TestServer.run { server in
+            let form = activityForm(
+                #"{"type":"post","feeds":["user:alice"],"attachment_uploads":[{"type":"image","file":"pic"}]}"#,
+                files: [("pic", "p.png", Self.png)]
+            )
+            let activity = try await server.upload("/feeds/activities", as: "alice", form: form).body["activity"]
+            let url = try #require(activity["attachments"][0]["image_url"].string)
+            let query = "&url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            #expect(try await server.api(.DELETE, "/uploads/image", as: "alice", query: query).status == 200)
+            let again = try await server.api(.GET, "/feeds/activities/\(try #require(activity["id"].string))", as: "alice")
+            #expect(again.body["activity"]["attachments"] == .array([]))
+        }
+    }
+
+    @Test func aJSONActivityLinksAnEarlierUploadOfItsOwner() async throws {
+        try await TestServer.run { server in
+            var upload = MultipartForm()
+            upload.add("file", fileName: "p.png", Self.png)
+            let url = try #require(try await server.upload("/uploads/image", as: "alice", form: upload).body["file"].string)
+            let stolen = try await server.api(
+                .POST, "/feeds/activities", as: "bob",
+                json: #"{"type":"post","feeds":["user:bob"],"attachments":[{"type":"image","image_url":"\#(url)","custom":{}}]}"#
+            )
+            expectAPIError(stolen, status: 403, code: 17)
+            let reply = try await server.api(
+                .POST, "/feeds/activities", as: "alice",
+                json:
+                    #"{"type":"post","feeds":["user:alice"],"attachments":[{"type":"image","image_url":"\#(url)","custom":{}}]}"#
+            )
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.body["activity"]["attachments"][0]["mime_type"].string == "image/png")
+            let rows = try await server.database.query("SELECT state FROM cdn_objects", logger: TestDatabase.logger)
+            for try await state in rows.decode(String.self) { #expect(state == "attached") }
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"missing"}]}"#, [("doc", "d.txt")]),
+        (
+            #"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"doc"}]}"#,
+            [("doc", "d.txt"), ("stray", "s.txt")]
+        ),
+        (#"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"image","file":"doc"}]}"#, [("doc", "d.txt")]),
+        (
+            #"{"type":"post","feeds":["user:a"],"attachment_uploads":[\#((0..<11).map { #"{"type":"file","file":"f\#($0)"}"# }.joined(separator: ","))]}"#,
+            (0..<11).map { ("f\($0)", "f\($0).txt") }
+        ),
+        (#"{"feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"doc"}]}"#, [("doc", "d.txt")]),
+    ])
+    func badMultipartActivitiesAreRefusedLeavingNothing(json: String, parts: [(String, String)]) async throws {
+        try await TestServer.run { server in
+            let form = activityForm(json, files: parts.map { ($0.0, $0.1, Data("text\n".utf8)) })
+            let reply = try await server.upload("/feeds/activities", as: "a", form: form)
+            expectAPIError(reply, status: 400, code: 4)
+            try await expectNothingStored(server)
+        }
+    }
+
+    @Test func whenTheActivityCannotBeWrittenItsFilesAreDeleted() async throws {
+        try await TestServer.run { server in
+            try await server.addActivity(as: "alice", extra: #""id":"taken""#)
+            let form = activityForm(
+                #"{"id":"taken","type":"post","feeds":["user:alice"],"attachment_uploads":[{"type":"image","file":"pic"}]}"#,
+                files: [("pic", "p.png", Self.png)]
+            )
+            expectAPIError(try await server.upload("/feeds/activities", as: "alice", form: form), status: 409, code: 4)
+            try await expectNothingStored(server, activities: 1)
+        }
+    }
+
+    @Test func aStoreThatFailsMidBatchIs502AndLeavesNothing() async throws {
+        try await TestServer.run(cdn: { FailingCDN(configuration: $0, failOnUpload: 2) }) { server in
+            let form = activityForm(
+                #"{"type":"post","feeds":["user:alice"],"attachment_uploads":[{"type":"file","file":"a"},{"type":"file","file":"b"},{"type":"file","file":"c"}]}"#,
+                files: [("a", "a.txt", Data("a\n".utf8)), ("b", "b.txt", Data("b\n".utf8)), ("c", "c.txt", Data("c\n".utf8))]
+            )
+            expectAPIError(try await server.upload("/feeds/activities", as: "alice", form: form), status: 502, code: -1)
+            try await expectNothingStored(server, activities: 0)
+        }
+    }
+
+    @Test func aFileOverTheLimitIs413AndLeavesNothing() async throws {
+        try await TestServer.run(configure: { $0.fileSizeLimit = 64 * 1024 }) { server in
+            var form = MultipartForm()
+            form.add("file", fileName: "big.bin", Data(repeating: 7, count: 64 * 1024 + 1))
+            expectAPIError(try await server.upload("/uploads/file", as: "alice", form: form), status: 413, code: 22)
+            var exact = MultipartForm()
+            exact.add("file", fileName: "ok.bin", Data(repeating: 7, count: 64 * 1024))
+            #expect(try await server.upload("/uploads/file", as: "alice", form: exact).status == 201)
+            let rows = try await server.database.query("SELECT count(*) FROM cdn_objects", logger: TestDatabase.logger)
+            for try await count in rows.decode(Int.self) { #expect(count == 1) }
+            #expect(
+                ((try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []).isEmpty)
+        }
+    }
+
+    /// curl sends `Expect: 100-continue`; an over-long declared body is refused before it is sent.
+    @Test func expectContinueIsAnsweredBothWays() async throws {
+        try await TestServer.run(configure: { $0.fileSizeLimit = 1 << 20 }) { server in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("expect-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let big = directory.appendingPathComponent("big.bin")
+            FileManager.default.createFile(atPath: big.path, contents: nil)
+            try FileHandle(forWritingTo: big).truncate(atOffset: 50 << 20)  // sparse: 50 MB of zeros
+            let small = directory.appendingPathComponent("small.txt")
+            try Data("hello\n".utf8).write(to: small)
+
+            let token = try await server.token("alice")
+            func curl(_ file: URL) async throws -> (code: String, seconds: Double) {
+                let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                process.arguments = [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", "Expect: 100-continue",
+                    "-H", "Stream-Auth-Type: jwt", "-H", "Authorization: \(token)", "-F", "file=@\(file.path)",
+                    "\(server.baseURL)/api/v2/uploads/file?api_key=\(server.apiKey)",
+                ]
+                FileManager.default.createFile(atPath: output.path, contents: nil)
+                process.standardOutput = try FileHandle(forWritingTo: output)
+                try process.run()
+                while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+                let words = try String(contentsOf: output, encoding: .utf8).split(separator: " ")
+                return (String(words[0]), Double(words[1]) ?? 99)
+            }
+            let refused = try await curl(big)
+            #expect(refused.code == "413")
+            #expect(refused.seconds < 0.9, "the 413 came after \(refused.seconds)s: the body was sent or curl waited")
+            let accepted = try await curl(small)
+            #expect(accepted.code == "201")
+            #expect(accepted.seconds < 0.9, "curl waited \(accepted.seconds)s for 100 Continue")
+        }
+    }
+
+    @Test func gcSweepsAgedPendingObjectsAndStrayTempFiles() async throws {
+        try await TestServer.run { server in
+            var upload = MultipartForm()
+            upload.add("file", fileName: "keep.txt", Data("keep\n".utf8))
+            let kept = try #require(try await server.upload("/uploads/file", as: "alice", form: upload).body["file"].string)
+            var other = MultipartForm()
+            other.add("file", fileName: "old.txt", Data("old\n".utf8))
+            let old = try #require(try await server.upload("/uploads/file", as: "alice", form: other).body["file"].string)
+            // A crash between reserving and attaching leaves a pending row; age it and the upload.
+            _ = try await server.database.query(
+                "UPDATE cdn_objects SET state = 'pending', updated_at = now() - interval '2 hours' WHERE file_name = 'old.txt'",
+                logger: TestDatabase.logger
+            )
+            let stray = server.configuration.tempDirectory.appendingPathComponent("upload-stray")
+            try Data("x".utf8).write(to: stray)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: stray.path)
+
+            let database = try TestDatabase.serverConfiguration()
+            var configuration = database
+            configuration.database = try await currentDatabase(server)
+            let report = try await sweepOnce(server.configuration, database: configuration, logger: TestDatabase.logger)
+            #expect(report.ran)
+            #expect(report.objects == 1)
+            #expect(report.tempFiles == 1)
+            #expect(try await server.fetch(old).status == 404)
+            #expect(try await server.fetch(kept).status == 200)
+            #expect(!FileManager.default.fileExists(atPath: stray.path))
+        }
+    }
+
+    func currentDatabase(_ server: TestServer) async throws -> String {
+        for try await name in try await server.database.query("SELECT current_database()", logger: TestDatabase.logger).decode(
+            String.self)
+        {
+            return name
+        }
+        throw TestDatabase.Unavailable()
+    }
+
+    func expectNothingStored(_ server: TestServer, activities: Int = 0, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let rows = try await server.database.query(
+            "SELECT (SELECT count(*) FROM activities), (SELECT count(*) FROM cdn_objects WHERE state <> 'deleted')",
+            logger: TestDatabase.logger
+        )
+        for try await (stored, objects) in rows.decode((Int, Int).self) {
+            #expect(stored == activities, sourceLocation: sourceLocation)
+            #expect(objects == 0, sourceLocation: sourceLocation)
+        }
+        let cdn = server.configuration.cdnDirectory.path
+        let files = (FileManager.default.enumerator(atPath: cdn)?.allObjects.compactMap { $0 as? String } ?? [])
+            .filter { FileManager.default.isReadableFile(atPath: cdn + "/" + $0) && !$0.hasSuffix(".meta") }
+            .filter {
+                (try? FileManager.default.attributesOfItem(atPath: cdn + "/" + $0)[.type] as? FileAttributeType) != .typeDirectory
+            }
+        #expect(files.isEmpty, "left in the CDN: \(files)", sourceLocation: sourceLocation)
+        let temp = (try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []
+        #expect(temp.isEmpty, "left in tmp: \(temp)", sourceLocation: sourceLocation)
+    }
+}
+
+/// The local disk, failing permanently on its Nth upload.
+struct FailingCDN: CDNClient {
+    let local: LocalDiskCDN
+    let failOn: Int
+    let count = Counter()
+
+    init(configuration: FeedsConfiguration, failOnUpload: Int) {
+        local = LocalDiskCDN(
+            root: configuration.cdnDirectory,
+            signer: URLSigner(publicURL: URL(string: configuration.publicURL)!, apiSecret: configuration.apiSecret)
+        )
+        failOn = failOnUpload
+    }
+
+    var maxAttachmentSize: Int64 { local.maxAttachmentSize }
+
+    func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws -> UploadedFile {
+        if await count.next() == failOn { throw CDNError(transient: false, "disk refused") }
+        return try await local.upload(file, key: key, progress: progress)
+    }
+
+    func delete(key: ObjectKey) async throws { try await local.delete(key: key) }
+    func readURL(for key: ObjectKey, expiresAt: Date) -> URL { local.readURL(for: key, expiresAt: expiresAt) }
+
+    actor Counter {
+        var value = 0
+        func next() -> Int {
+            value += 1
+            return value
+        }
+    }
+}
