@@ -1,7 +1,7 @@
 # The front door: `make run` starts the server, `make test` runs the tests.
 SWIFT ?= swift
 
-.PHONY: run test build deps fmt clean
+.PHONY: run test bench build deps fmt clean
 
 deps:
 	@scripts/install-deps.sh
@@ -17,6 +17,11 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/with-test-postgres.sh $(SWIFT) test --skip-build
+
+## Release build, then the benchmarks against a private PostgreSQL (today: the 100 MB upload's memory bound).
+bench: deps
+	$(SWIFT) build -c release --product feeds
+	scripts/with-test-postgres.sh bench/upload-rss.sh .build/release/feeds
 
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

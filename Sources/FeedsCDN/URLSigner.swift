@@ -67,6 +67,8 @@ public struct URLSigner: Sendable {
         guard expires.utf8.count <= 18, expires.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let expiresAt = Int64(expires),
             let mac = Base64URL.decode(signature), mac.count == SHA256.byteCount,
+            // Only the canonical encoding: the last character's spare bits must not give one MAC many spellings.
+            Base64URL.encode(mac) == signature,
             HMAC<SHA256>.isValidAuthenticationCode(
                 mac, authenticating: Self.message(key: key, expires: expires), using: signingKey)
         else { return .bad }

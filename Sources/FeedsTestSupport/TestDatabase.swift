@@ -25,7 +25,9 @@ public enum TestDatabase {
         guard let url = ProcessInfo.processInfo.environment["FEEDS_TEST_DATABASE_URL"], !url.isEmpty else {
             throw Unavailable()
         }
-        return try DatabaseURL.configuration(url)
+        var configuration = try DatabaseURL.configuration(url)
+        configuration.options.maximumConnections = 2
+        return configuration
     }
 
     /// Creates an empty database, runs `body` with its configuration and a running client, drops it.
@@ -40,6 +42,9 @@ public enum TestDatabase {
         let configuration = {
             var configuration = admin
             configuration.database = name
+            // Dozens of tests run at once, each with a server pool and a checking client: keep
+            // every pool small so that together they stay under the cluster's connection limit.
+            configuration.options.maximumConnections = 4
             return configuration
         }()
         let result: Result<T, any Error>

@@ -25,43 +25,63 @@ public struct TestServer: Sendable {
     /// Starts the server, runs `body`, and shuts the server down however `body` ends. `configure`
     /// adjusts the configuration; `cdn` replaces the local disk (to make storage fail).
     public static func run(
-        configure: (inout FeedsConfiguration) -> Void = { _ in }, cdn: (@Sendable (FeedsConfiguration) -> any CDNClient)? = nil,
+        configure: @Sendable (inout FeedsConfiguration) -> Void = { _ in },
+        cdn: (@Sendable (FeedsConfiguration) -> any CDNClient)? = nil,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         let dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        // A port chosen now, so that the URLs the server hands out name it.
-        var configuration = FeedsConfiguration(
-            host: "127.0.0.1", port: try freeLoopbackPort(), apiKey: apiKey, apiSecret: apiSecret, dataDirectory: dataDirectory
-        )
-        configure(&configuration)
-        let settled = configuration
         try await TestDatabase.with { database, client in
-            let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-            let app = try await buildApplication(
-                settled, database: database, cdn: cdn?(settled), logger: TestDatabase.logger
-            ) { port in
-                portContinuation.yield(port)
-            }
-            let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { try await group.run() }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw ServerDidNotStart() }
-                let server = TestServer(
-                    baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
-                    authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
-                    configuration: settled
+            // The port is chosen before binding, so that the URLs the server hands out name it; another
+            // socket may take it meanwhile, so a server that cannot bind is tried again on a new one.
+            for attempt in 1...5 {
+                var configuration = FeedsConfiguration(
+                    host: "127.0.0.1", port: try freeLoopbackPort(), apiKey: apiKey, apiSecret: apiSecret,
+                    dataDirectory: dataDirectory
                 )
-                do {
-                    try await body(server)
-                } catch {
-                    await group.triggerGracefulShutdown()
-                    throw error
-                }
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
+                configure(&configuration)
+                if try await serve(configuration, database: database, client: client, cdn: cdn, body) { return }
+                if attempt == 5 { throw ServerDidNotStart() }
             }
+        }
+    }
+
+    /// Runs the server and `body`; false when the server never started listening.
+    private static func serve(
+        _ settled: FeedsConfiguration, database: PostgresClient.Configuration, client: PostgresClient,
+        cdn: (@Sendable (FeedsConfiguration) -> any CDNClient)?, _ body: @Sendable (TestServer) async throws -> Void
+    ) async throws -> Bool {
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = try await buildApplication(settled, database: database, cdn: cdn?(settled), logger: TestDatabase.logger) {
+            port in
+            portContinuation.yield(port)
+        }
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                // However the server ends, the wait for its port ends too.
+                defer { portContinuation.finish() }
+                try await group.run()
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                _ = try? await tasks.next()
+                return false
+            }
+            let server = TestServer(
+                baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
+                authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
+                configuration: settled
+            )
+            do {
+                try await body(server)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return true
         }
     }
 

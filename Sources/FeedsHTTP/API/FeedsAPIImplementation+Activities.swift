@@ -4,18 +4,30 @@ import FeedsCore
 extension FeedsAPIImplementation {
     func addActivity(_ input: Operations.AddActivity.Input) async throws -> Operations.AddActivity.Output {
         let request = try request
+        let key = input.headers.idempotencyKey
         switch input.body {
         case .json(let body):
-            let activity = try await add(body, uploads: [], request: request)
-            return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
+            let response = try await idempotency.run(
+                key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
+            ) {
+                let activity = try await add(body, uploads: [], request: request)
+                return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
+            }
+            return .created(.init(body: .json(response)))
         case .multipartForm(let parts):
             let tempFiles = TempFiles()
             defer { tempFiles.removeAll() }
             let multipart = try await MultipartActivity.read(
                 parts, into: uploads.tempDirectory, tempFiles: tempFiles, limit: uploads.sizeLimit
             )
-            let activity = try await add(multipart.request, uploads: multipart.uploads, request: request)
-            return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
+            let content =
+                ["AddActivity", try Idempotency.canonical(multipart.request)]
+                + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
+            let response = try await idempotency.run(key: key, request: request, content: content) {
+                let activity = try await add(multipart.request, uploads: multipart.uploads, request: request)
+                return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
+            }
+            return .created(.init(body: .json(response)))
         }
     }
 

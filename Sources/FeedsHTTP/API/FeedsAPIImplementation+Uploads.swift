@@ -23,8 +23,12 @@ extension FeedsAPIImplementation {
                 for try await _ in part.body {}  // other parts are ignored, but must be read past
             }
         }
-        let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, request: request)
-        return .created(.init(body: .json(.init(duration: request.duration, file: url, thumbUrl: thumb))))
+        let content = ["UploadFile", file?.sha256 ?? "", file?.fileName ?? "", user ?? ""]
+        let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
+            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, request: request)
+            return Components.Schemas.FileUploadResponse(duration: request.duration, file: url, thumbUrl: thumb)
+        }
+        return .created(.init(body: .json(response)))
     }
 
     func uploadImage(_ input: Operations.UploadImage.Input) async throws -> Operations.UploadImage.Output {
@@ -55,8 +59,13 @@ extension FeedsAPIImplementation {
                 for try await _ in part.body {}
             }
         }
-        let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: true, request: request)
-        return .created(.init(body: .json(.init(duration: request.duration, file: url, thumbUrl: thumb, uploadSizes: sizes))))
+        let content = ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
+        let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
+            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: true, request: request)
+            return Components.Schemas.ImageUploadResponse(
+                duration: request.duration, file: url, thumbUrl: thumb, uploadSizes: sizes)
+        }
+        return .created(.init(body: .json(response)))
     }
 
     func deleteFile(_ input: Operations.DeleteFile.Input) async throws -> Operations.DeleteFile.Output {

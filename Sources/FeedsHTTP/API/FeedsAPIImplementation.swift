@@ -7,6 +7,7 @@ import Logging
 struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let store: Store
     let uploads: UploadPipeline
+    let idempotency: Idempotency
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

@@ -46,7 +46,9 @@ public func buildApplication(
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
     OperationsRoutes(migrator: migrator, migrations: migrations).register(on: router)
     if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local).register(on: router) }
-    try FeedsAPIImplementation(store: store, uploads: uploads).registerHandlers(
+    try FeedsAPIImplementation(
+        store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client))
+    ).registerHandlers(
         on: RecordingTransport(router: router, routes: routes),
         serverURL: Servers.Server1.url(),
         // Compact JSON: responses are for programs, and pretty-printing costs time on every read.

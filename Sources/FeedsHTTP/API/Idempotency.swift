@@ -1,0 +1,69 @@
+import Crypto
+import FeedsCore
+import Foundation
+
+/// Runs a creating request at most once per (caller, `Idempotency-Key`) within 24 hours: a retry
+/// with the same content gets the first response again; with other content, 422.
+struct Idempotency: Sendable {
+    let store: any IdempotencyStore
+
+    /// `work`'s response, or the one recorded for `key`. `content` is what makes two requests the same.
+    func run<Response: Codable & Sendable>(
+        key: String?, request: AuthenticatedRequest, content: [String], _ work: () async throws -> Response
+    ) async throws -> Response {
+        guard let key, !key.isEmpty else { return try await work() }
+        guard key.utf8.count <= 255 else {
+            throw FeedsError.input("Idempotency-Key may be at most 255 characters", field: "Idempotency-Key")
+        }
+        let principal = request.principal.userID.map { "user:\($0)" } ?? "server"
+        let hash = SHA256.hash(data: Data(content.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
+        switch try await store.claim(principal: principal, key: key, requestHash: hash, logger: request.logger) {
+        case .replay(_, let body):
+            return try Self.decoder.decode(Response.self, from: Data(body))
+        case .mismatch:
+            throw FeedsError(
+                .idempotencyMismatch, "this Idempotency-Key was used for a different request", field: "Idempotency-Key")
+        case .inFlight:
+            throw FeedsError.conflict("a request with this Idempotency-Key is still running", field: "Idempotency-Key")
+        case .claimed:
+            do {
+                let response = try await work()
+                try await store.complete(
+                    principal: principal, key: key, status: 201, body: Array(try Self.encoder.encode(response)),
+                    logger: request.logger
+                )
+                return response
+            } catch {
+                try? await store.release(principal: principal, key: key, logger: request.logger)
+                throw error
+            }
+        }
+    }
+
+    /// Stable JSON of a request body, for `content`.
+    static func canonical(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.string(from: date))
+        }
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = RFC3339.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not RFC 3339"))
+            }
+            return date
+        }
+        return decoder
+    }()
+}
