@@ -32,16 +32,20 @@ struct SettingsOptions: ParsableArguments {
         func set(_ key: AbsoluteConfigKey, _ value: String?, secret: Bool = false) {
             if let value { values[key] = ConfigValue(.string(value), isSecret: secret) }
         }
+        // Numbers as numbers: the reader does not turn an in-memory string into an int.
+        func set(_ key: AbsoluteConfigKey, _ value: Int?) {
+            if let value { values[key] = ConfigValue(.int(value), isSecret: false) }
+        }
         set("feeds.host", host)
-        set("feeds.port", port.map(String.init))
+        set("feeds.port", port)
         set("feeds.api.key", apiKey)
         set("feeds.api.secret", apiSecret, secret: true)
         set("database.url", databaseURL, secret: true)
         set("feeds.data.dir", dataDir)
         set("feeds.public.url", publicURL)
         set("feeds.log.level", logLevel)
-        set("feeds.upload.concurrency", uploadConcurrency.map(String.init))
-        set("feeds.unattached.ttl", unattachedTTL.map(String.init))
+        set("feeds.upload.concurrency", uploadConcurrency)
+        set("feeds.unattached.ttl", unattachedTTL)
         return InMemoryProvider(name: "flags", values: values)
     }
 
