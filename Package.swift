@@ -98,6 +98,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Throw-away databases and a live server for the tests (which fail, never skip, without PostgreSQL).

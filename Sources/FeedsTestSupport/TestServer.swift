@@ -18,6 +18,8 @@ public struct TestServer: Sendable {
     public let database: PostgresClient
     /// The configuration the server runs with (its data directory holds the CDN and temp files).
     public let configuration: FeedsConfiguration
+    /// The server's database as a `DATABASE_URL`, for a second node on the same database.
+    public let databaseURL: String
 
     public static let apiKey = "test-key"
     public static let apiSecret = "test-secret-0123456789abcdef0123456789abcdef"
@@ -71,7 +73,10 @@ public struct TestServer: Sendable {
             let server = TestServer(
                 baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
                 authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
-                configuration: settled
+                configuration: settled,
+                databaseURL:
+                    "postgres://\(database.username)\(database.password.map { ":\($0)" } ?? "")@\(database.host ?? "127.0.0.1"):\(database.port ?? 5432)/"
+                    + (database.database ?? "postgres")
             )
             do {
                 try await body(server)
@@ -111,11 +116,12 @@ public struct TestServer: Sendable {
             method, "/api/v2\(path)?api_key=\(apiKey)\(query)", body: json.map { Data($0.utf8) }, headers: all + headers)
     }
 
-    /// Sends any request, exactly as given.
-    public func send(_ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, headers: [(String, String)] = [])
-        async throws -> Reply
-    {
-        var request = HTTPClientRequest(url: baseURL + pathAndQuery)
+    /// Sends any request, exactly as given; to another node when `baseURL` names one.
+    public func send(
+        _ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, headers: [(String, String)] = [],
+        baseURL: String? = nil
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: (baseURL ?? self.baseURL) + pathAndQuery)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
@@ -125,5 +131,18 @@ public struct TestServer: Sendable {
         let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
         return Reply(
             status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension TestServer {
+    /// Changes the app settings as the server (`PATCH /app`); fails unless they were accepted.
+    public func changeApp(_ json: String) async throws {
+        let reply = try await api(.PATCH, "/app", as: nil, json: json)
+        guard reply.status == 200 else { throw SettingsRefused(reply: reply.text) }
+    }
+
+    public struct SettingsRefused: Error, CustomStringConvertible {
+        public let reply: String
+        public var description: String { "PATCH /app was refused: \(reply)" }
     }
 }

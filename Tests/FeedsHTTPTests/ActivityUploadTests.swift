@@ -137,7 +137,8 @@ import Testing
     }
 
     @Test func aFileOverTheLimitIs413AndLeavesNothing() async throws {
-        try await TestServer.run(configure: { $0.fileSizeLimit = 64 * 1024 }) { server in
+        try await TestServer.run { server in
+            try await server.changeApp(#"{"file_upload_config":{"size_limit":65536}}"#)
             var form = MultipartForm()
             form.add("file", fileName: "big.bin", Data(repeating: 7, count: 64 * 1024 + 1))
             expectAPIError(try await server.upload("/uploads/file", as: "alice", form: form), status: 413, code: 22)
@@ -153,7 +154,8 @@ import Testing
 
     /// curl sends `Expect: 100-continue`; an over-long declared body is refused before it is sent.
     @Test func expectContinueIsAnsweredBothWays() async throws {
-        try await TestServer.run(configure: { $0.fileSizeLimit = 1 << 20 }) { server in
+        try await TestServer.run { server in
+            try await server.changeApp(#"{"file_upload_config":{"size_limit":1048576}}"#)
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("expect-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }

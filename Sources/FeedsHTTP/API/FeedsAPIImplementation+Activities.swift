@@ -10,21 +10,23 @@ extension FeedsAPIImplementation {
             let response = try await idempotency.run(
                 key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
             ) {
-                let activity = try await add(body, uploads: [], request: request)
+                let activity = try await add(body, uploads: [], settings: uploads.settings.current, request: request)
                 return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
             }
             return .created(.init(body: .json(response)))
         case .multipartForm(let parts):
+            // The rules in force when the upload started are the ones it finishes under.
+            let settings = uploads.settings.current
             let tempFiles = TempFiles()
             defer { tempFiles.removeAll() }
             let multipart = try await MultipartActivity.read(
-                parts, into: uploads.tempDirectory, tempFiles: tempFiles, limit: uploads.sizeLimit
+                parts, into: uploads.tempDirectory, tempFiles: tempFiles, limit: uploads.streamLimit(settings)
             )
             let content =
                 ["AddActivity", try Idempotency.canonical(multipart.request)]
                 + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
             let response = try await idempotency.run(key: key, request: request, content: content) {
-                let activity = try await add(multipart.request, uploads: multipart.uploads, request: request)
+                let activity = try await add(multipart.request, uploads: multipart.uploads, settings: settings, request: request)
                 return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
             }
             return .created(.init(body: .json(response)))
@@ -35,7 +37,7 @@ extension FeedsAPIImplementation {
     private func add(
         _ body: Components.Schemas.AddActivityRequest,
         uploads files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
-        request: AuthenticatedRequest
+        settings: AppSettings, request: AuthenticatedRequest
     ) async throws -> Activity {
         if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
@@ -53,10 +55,8 @@ extension FeedsAPIImplementation {
         )
         let jobs = try files.enumerated().map { index, entry in
             let checked = try FileChecker.check(
-                url: entry.file.url, fileName: entry.file.fileName, declaredType: entry.file.declaredType,
-                size: entry.file.size, sha256: entry.file.sha256, imageOnly: entry.upload._type == "image",
-                field: "attachment_uploads[\(index)]"
-            )
+                entry.file, imageOnly: entry.upload._type == "image", settings: settings,
+                storageLimit: uploads.cdn.maxAttachmentSize, field: "attachment_uploads[\(index)]")
             return UploadPipeline.Job(
                 checked: checked, kind: checked.isImage ? .image : .file,
                 payload: try UploadedPayload.make(

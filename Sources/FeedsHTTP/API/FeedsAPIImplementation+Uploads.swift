@@ -9,6 +9,8 @@ extension FeedsAPIImplementation {
         guard case .multipartForm(let parts) = input.body else {
             throw FeedsError(.unsupportedMediaType, "expected multipart/form-data")
         }
+        // The rules in force when the upload started are the ones it finishes under.
+        let settings = uploads.settings.current
         let tempFiles = TempFiles()
         defer { tempFiles.removeAll() }
         var file: ReceivedFile?
@@ -16,7 +18,9 @@ extension FeedsAPIImplementation {
         for try await part in parts {
             switch part {
             case .file(let part):
-                file = try await receive(part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles)
+                file = try await receive(
+                    part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles,
+                    limit: uploads.streamLimit(settings, imageOnly: false))
             case .user(let part):
                 user = part.payload.body.id
             case .undocumented(let part):
@@ -25,7 +29,7 @@ extension FeedsAPIImplementation {
         }
         let content = ["UploadFile", file?.sha256 ?? "", file?.fileName ?? "", user ?? ""]
         let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
-            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, request: request)
+            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, settings: settings, request: request)
             return Components.Schemas.FileUploadResponse(duration: request.duration, file: url, thumbUrl: thumb)
         }
         return .created(.init(body: .json(response)))
@@ -36,6 +40,7 @@ extension FeedsAPIImplementation {
         guard case .multipartForm(let parts) = input.body else {
             throw FeedsError(.unsupportedMediaType, "expected multipart/form-data")
         }
+        let settings = uploads.settings.current
         let tempFiles = TempFiles()
         defer { tempFiles.removeAll() }
         var file: ReceivedFile?
@@ -44,7 +49,9 @@ extension FeedsAPIImplementation {
         for try await part in parts {
             switch part {
             case .file(let part):
-                file = try await receive(part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles)
+                file = try await receive(
+                    part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles,
+                    limit: uploads.streamLimit(settings, imageOnly: true))
             case .user(let part):
                 user = part.payload.body.id
             case .uploadSizes(let part):
@@ -61,7 +68,7 @@ extension FeedsAPIImplementation {
         }
         let content = ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
         let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
-            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: true, request: request)
+            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: true, settings: settings, request: request)
             return Components.Schemas.ImageUploadResponse(
                 duration: request.duration, file: url, thumbUrl: thumb, uploadSizes: sizes)
         }
@@ -81,11 +88,11 @@ extension FeedsAPIImplementation {
     }
 
     /// Streams the one `file` part to a temp file.
-    private func receive(_ body: HTTPBody, fileName: String?, existing: ReceivedFile?, tempFiles: TempFiles) async throws
-        -> ReceivedFile
-    {
+    private func receive(
+        _ body: HTTPBody, fileName: String?, existing: ReceivedFile?, tempFiles: TempFiles, limit: SizeLimit
+    ) async throws -> ReceivedFile {
         guard existing == nil else { throw FeedsError.input("send one file part", field: "file") }
-        let written = try await TempFileWriter.write(body, to: uploads.tempDirectory, limit: uploads.sizeLimit)
+        let written = try await TempFileWriter.write(body, to: uploads.tempDirectory, limit: limit)
         tempFiles.track(written.url)
         return ReceivedFile(
             part: "file", fileName: fileName ?? "file", declaredType: nil, url: written.url, size: written.size,
@@ -95,14 +102,12 @@ extension FeedsAPIImplementation {
 
     /// Checks and stores a standalone upload; returns its URL and, for images, its thumbnail URL.
     private func storeStandalone(
-        _ file: ReceivedFile?, user: String?, imageOnly: Bool, request: AuthenticatedRequest
+        _ file: ReceivedFile?, user: String?, imageOnly: Bool, settings: AppSettings, request: AuthenticatedRequest
     ) async throws -> (String, String?) {
         guard let file else { throw FeedsError.input("the part file is required", field: "file") }
         let owner = try request.principal.actingUser(requested: user, field: "user")
         let checked = try FileChecker.check(
-            url: file.url, fileName: file.fileName, declaredType: file.declaredType, size: file.size, sha256: file.sha256,
-            imageOnly: imageOnly, field: "file"
-        )
+            file, imageOnly: imageOnly, settings: settings, storageLimit: uploads.cdn.maxAttachmentSize, field: "file")
         let stored = try await uploads.store(
             [.init(checked: checked, kind: imageOnly ? .image : .file)], owner: owner, logger: request.logger
         )

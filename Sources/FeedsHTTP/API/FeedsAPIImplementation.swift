@@ -8,6 +8,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let store: Store
     let uploads: UploadPipeline
     let idempotency: Idempotency
+    let settingsStore: any AppSettingsStore
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

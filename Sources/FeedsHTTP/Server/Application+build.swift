@@ -36,7 +36,9 @@ public func buildApplication(
     let migrator = Migrator(client: client)
     let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
     let routes = KnownRoutes()
-    let uploads = try makeUploadPipeline(configuration, client: client, cdn: cdn, logger: logger)
+    let settings = AppSettingsCache()
+    let settingsStore = PostgresAppSettingsStore(client: client)
+    let uploads = try makeUploadPipeline(configuration, client: client, settings: settings, cdn: cdn, logger: logger)
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
@@ -47,7 +49,8 @@ public func buildApplication(
     OperationsRoutes(migrator: migrator, migrations: migrations).register(on: router)
     if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local).register(on: router) }
     try FeedsAPIImplementation(
-        store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client))
+        store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client)),
+        settingsStore: settingsStore
     ).registerHandlers(
         on: RecordingTransport(router: router, routes: routes),
         serverURL: Servers.Server1.url(),
@@ -58,24 +61,27 @@ public func buildApplication(
     var app = Application(
         router: router,
         server: .http1(
-            configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads.sizeLimit))])),
+            configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads))])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "feeds"),
         services: services + [client] + [
+            AppSettingsListener(client: client, cache: settings, logger: logger),
             SweepService(
-                sweeper: makeSweeper(configuration, uploads: uploads), interval: configuration.gcInterval, logger: logger)
+                sweeper: makeSweeper(configuration, uploads: uploads), interval: configuration.gcInterval, logger: logger),
         ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
     app.beforeServerStarts {
         try await migrator.migrate(migrations, logger: logger)
+        settings.offer(try await settingsStore.settings(logger: logger))
     }
     return app
 }
 
 /// The local CDN, the uploader and the object records, over the server's data directory.
 func makeUploadPipeline(
-    _ configuration: FeedsConfiguration, client: PostgresClient, cdn: (any CDNClient)? = nil, logger: Logger
+    _ configuration: FeedsConfiguration, client: PostgresClient, settings: AppSettingsCache = AppSettingsCache(),
+    cdn: (any CDNClient)? = nil, logger: Logger
 ) throws -> UploadPipeline {
     try FileManager.default.createDirectory(at: configuration.tempDirectory, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: configuration.cdnDirectory, withIntermediateDirectories: true)
@@ -87,8 +93,7 @@ func makeUploadPipeline(
     return UploadPipeline(
         objects: PostgresObjectStore(client: client),
         uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
-        cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory,
-        sizeLimit: min(configuration.fileSizeLimit, cdn.maxAttachmentSize)
+        cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory, settings: settings
     )
 }
 
@@ -100,15 +105,17 @@ func makeSweeper(_ configuration: FeedsConfiguration, uploads: UploadPipeline) -
     )
 }
 
-/// The most body bytes a request may declare: a file and its multipart framing on the upload
-/// routes, ten of them with an activity, 1 MB of JSON elsewhere.
-func bodyLimit(_ fileLimit: Int64) -> @Sendable (HTTPRequest) -> Int64 {
+/// The most body bytes a request may declare under the settings in force: a file and its
+/// multipart framing on the upload routes, ten of them with an activity, 1 MB of JSON elsewhere.
+func bodyLimit(_ uploads: UploadPipeline) -> @Sendable (HTTPRequest) -> Int64 {
     let framing: Int64 = 1 << 20
     return { request in
         let path = request.path ?? ""
-        if path.hasPrefix("/api/v2/uploads/") { return fileLimit + framing }
+        let settings = uploads.settings.current
+        if path.hasPrefix("/api/v2/uploads/file") { return uploads.streamLimit(settings, imageOnly: false).bytes + framing }
+        if path.hasPrefix("/api/v2/uploads/image") { return uploads.streamLimit(settings, imageOnly: true).bytes + framing }
         if path.hasPrefix("/api/v2/feeds/activities"), request.method == .post {
-            return Int64(MultipartActivity.maxUploads) * fileLimit + framing
+            return Int64(MultipartActivity.maxUploads) * uploads.streamLimit(settings).bytes + framing
         }
         return Int64(jsonBodyLimit)
     }

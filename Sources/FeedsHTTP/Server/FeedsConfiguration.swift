@@ -20,8 +20,6 @@ public struct FeedsConfiguration: Sendable {
     public var unattachedTTL: Duration?
     /// How often the server sweeps (one node at a time).
     public var gcInterval: Duration
-    /// The largest file accepted, at most 100 MB.
-    public var fileSizeLimit: Int64 = 104_857_600
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,

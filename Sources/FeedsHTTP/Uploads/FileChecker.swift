@@ -2,8 +2,8 @@ import FeedsCore
 import FeedsMedia
 import Foundation
 
-/// The Check and Describe steps: the type comes from the bytes, never from the client, and an
-/// image's size from its header.
+/// The Check and Describe steps: the type comes from the bytes, never from the client, an
+/// image's size from its header, and the app's upload rules decide what is accepted.
 enum FileChecker {
     /// A received file, checked and described.
     struct Checked {
@@ -13,24 +13,40 @@ enum FileChecker {
         var isImage: Bool { ImageTypes.allowed.contains(file.mimeType) }
     }
 
-    /// Sniffs and checks one received file. `imageOnly` for the image endpoint and `image` attachments.
+    /// Sniffs and checks one received file under the settings the request started with.
+    /// `imageOnly` for the image endpoint and `image` attachments, which also picks the image rules.
     static func check(
-        url: URL, fileName: String, declaredType: String?, size: Int64, sha256: String, imageOnly: Bool, field: String
+        _ received: ReceivedFile, imageOnly: Bool, settings: AppSettings, storageLimit: Int64, field: String
     ) throws -> Checked {
-        let sniffed = try MediaSniffer.mimeType(ofFileAt: url.path)
+        let (rules, rulesName) = settings.rules(forImage: imageOnly)
+        let limit = SizeLimit(rules, named: rulesName, storageLimit: storageLimit)
+        guard received.size <= limit.bytes else {
+            throw FeedsError(
+                .payloadTooLarge, "\(received.fileName) is \(received.size) bytes, over \(limit.rule) of \(limit.bytes) bytes",
+                field: field)
+        }
+        let sniffed = try MediaSniffer.mimeType(ofFileAt: received.url.path)
         let claimsImage =
-            (declaredType ?? "").lowercased().hasPrefix("image/") || imageExtensions.contains(fileExtension(fileName))
+            (received.declaredType ?? "").lowercased().hasPrefix("image/")
+            || imageExtensions.contains(fileExtension(received.fileName))
         if claimsImage, ImageTypes.isDangerous(sniffed: sniffed) {
-            throw FeedsError.input("\(fileName) claims to be an image but its content is \(sniffed)", field: field)
+            throw FeedsError.input("\(received.fileName) claims to be an image but its content is \(sniffed)", field: field)
         }
         if imageOnly, !ImageTypes.allowed.contains(sniffed) {
             throw FeedsError.input(
-                "\(fileName) is \(sniffed), not an image of an accepted type (\(ImageTypes.allowed.sorted().joined(separator: ", ")))",
+                "\(received.fileName) is \(sniffed), not an image of an accepted type "
+                    + "(\(ImageTypes.allowed.sorted().joined(separator: ", ")))",
                 field: field
             )
         }
-        var checked = Checked(file: LocalFile(url: url, fileName: fileName, size: size, sha256: sha256, mimeType: sniffed))
-        if checked.isImage, sniffed != "image/svg+xml", let dimensions = try? ImageProbe.dimensions(ofFileAt: url.path) {
+        if let refusal = rules.refusal(fileName: received.fileName, mimeType: sniffed, rules: rulesName) {
+            throw FeedsError.input(refusal, field: field)
+        }
+        var checked = Checked(
+            file: LocalFile(
+                url: received.url, fileName: received.fileName, size: received.size, sha256: received.sha256,
+                mimeType: sniffed))
+        if checked.isImage, sniffed != "image/svg+xml", let dimensions = try? ImageProbe.dimensions(ofFileAt: received.url.path) {
             checked.width = dimensions.width
             checked.height = dimensions.height
         }

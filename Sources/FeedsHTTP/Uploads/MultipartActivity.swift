@@ -15,7 +15,7 @@ struct MultipartActivity {
     /// Reads every part; a file over `limit` ends the request with 413 at once.
     static func read(
         _ parts: MultipartBody<Operations.AddActivity.Input.Body.MultipartFormPayload>,
-        into directory: URL, tempFiles: TempFiles, limit: Int64
+        into directory: URL, tempFiles: TempFiles, limit: SizeLimit
     ) async throws -> MultipartActivity {
         var request: Components.Schemas.AddActivityRequest?
         var files: [String: ReceivedFile] = [:]

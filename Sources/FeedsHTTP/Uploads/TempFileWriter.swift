@@ -29,11 +29,11 @@ struct TempFileWriter: ~Copyable {
     }
 
     /// Appends bytes; past `limit` the file is removed and the request refused with 413.
-    mutating func write(_ bytes: ArraySlice<UInt8>, limit: Int64) throws {
+    mutating func write(_ bytes: ArraySlice<UInt8>, limit: SizeLimit) throws {
         size += Int64(bytes.count)
-        guard size <= limit else {
+        guard size <= limit.bytes else {
             discard()
-            throw FeedsError(.payloadTooLarge, "file is larger than the limit of \(limit) bytes")
+            throw FeedsError(.payloadTooLarge, "the file is over \(limit.rule) of \(limit.bytes) bytes")
         }
         hasher.update(data: bytes)
         try bytes.withUnsafeBytes { buffer in
@@ -70,7 +70,9 @@ struct TempFileWriter: ~Copyable {
 extension TempFileWriter {
     /// Writes a whole part body to a new temp file and returns its size and hash; the file is
     /// removed when anything goes wrong.
-    static func write(_ body: HTTPBody, to directory: URL, limit: Int64) async throws -> (url: URL, size: Int64, sha256: String) {
+    static func write(_ body: HTTPBody, to directory: URL, limit: SizeLimit) async throws -> (
+        url: URL, size: Int64, sha256: String
+    ) {
         var writer = try TempFileWriter(in: directory)
         do {
             for try await chunk in body { try writer.write(chunk, limit: limit) }

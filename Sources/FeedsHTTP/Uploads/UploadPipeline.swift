@@ -11,10 +11,19 @@ struct UploadPipeline: Sendable {
     let cdn: any CDNClient
     let signer: URLSigner
     let tempDirectory: URL
-    /// The largest file accepted: 100 MB, or less when the CDN says so.
-    let sizeLimit: Int64
-    /// How long handed-out URLs stay valid (Stream's default, 14 days).
-    let urlLifetime: TimeInterval = 14 * 24 * 3600
+    /// The app's upload rules and URL lifetime, as this node last heard of them.
+    let settings: AppSettingsCache
+
+    /// The largest file a request may stream to disk under `settings`: the limit of the rules
+    /// for `imageOnly`, or when that is not known yet (an attachment's type comes with the
+    /// `activity` part, which may come last) the larger of the two; the exact check follows the sniffing.
+    func streamLimit(_ settings: AppSettings, imageOnly: Bool? = nil) -> SizeLimit {
+        let kinds = imageOnly.map { [$0] } ?? [false, true]
+        return kinds.map { image in
+            let (rules, name) = settings.rules(forImage: image)
+            return SizeLimit(rules, named: name, storageLimit: cdn.maxAttachmentSize)
+        }.max { $0.bytes < $1.bytes }!
+    }
 
     /// One file to store, and the attachment payload to keep for it.
     struct Job {
@@ -23,9 +32,10 @@ struct UploadPipeline: Sendable {
         var payload: JSONObject = [:]
     }
 
-    /// A fresh signed URL for an object.
+    /// A fresh signed URL for an object, valid for the current `cdn_expiration_seconds`.
     func url(for key: ObjectKey) -> String {
-        cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(urlLifetime)).absoluteString
+        let lifetime = TimeInterval(settings.current.cdnExpirationSeconds)
+        return cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(lifetime)).absoluteString
     }
 
     /// Reserves and uploads `jobs`; returns their records and payloads (each holding its key) in order.

@@ -1,0 +1,83 @@
+/// A change to the settings, as `PATCH /app` sends it: what is not sent keeps its value, down to
+/// the single lists of a rule set.
+public struct AppSettingsChange: Sendable, Equatable {
+    /// A change to one rule set.
+    public struct Rules: Sendable, Equatable {
+        public var allowedFileExtensions: [String]?
+        public var blockedFileExtensions: [String]?
+        public var allowedMimeTypes: [String]?
+        public var blockedMimeTypes: [String]?
+        public var sizeLimit: Int64?
+
+        public init(
+            allowedFileExtensions: [String]? = nil, blockedFileExtensions: [String]? = nil,
+            allowedMimeTypes: [String]? = nil, blockedMimeTypes: [String]? = nil, sizeLimit: Int64? = nil
+        ) {
+            self.allowedFileExtensions = allowedFileExtensions
+            self.blockedFileExtensions = blockedFileExtensions
+            self.allowedMimeTypes = allowedMimeTypes
+            self.blockedMimeTypes = blockedMimeTypes
+            self.sizeLimit = sizeLimit
+        }
+
+        /// The rules with this change applied, validated and normalised; `field` prefixes the
+        /// field names in errors (`file_upload_config`).
+        func applied(to rules: UploadRules, field: String) throws -> UploadRules {
+            var rules = rules
+            if let list = allowedFileExtensions {
+                rules.allowedFileExtensions = try UploadRules.normalizedExtensions(
+                    list, field: "\(field).allowed_file_extensions")
+            }
+            if let list = blockedFileExtensions {
+                rules.blockedFileExtensions = try UploadRules.normalizedExtensions(
+                    list, field: "\(field).blocked_file_extensions")
+            }
+            if let list = allowedMimeTypes {
+                rules.allowedMimeTypes = try UploadRules.normalizedMimeTypes(list, field: "\(field).allowed_mime_types")
+            }
+            if let list = blockedMimeTypes {
+                rules.blockedMimeTypes = try UploadRules.normalizedMimeTypes(list, field: "\(field).blocked_mime_types")
+            }
+            if let sizeLimit {
+                rules.sizeLimit = try UploadRules.validatedSizeLimit(sizeLimit, field: "\(field).size_limit")
+            }
+            return rules
+        }
+    }
+
+    public var fileUploads: Rules?
+    public var imageUploads: Rules?
+    public var cdnExpirationSeconds: Int?
+
+    public init(fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil) {
+        self.fileUploads = fileUploads
+        self.imageUploads = imageUploads
+        self.cdnExpirationSeconds = cdnExpirationSeconds
+    }
+
+    /// Validates the whole change before any of it applies; throws a 400 naming the field.
+    public func validate() throws {
+        _ = try applied(to: .defaults)
+    }
+
+    /// The settings with this change applied (the version is the store's to bump).
+    public func applied(to settings: AppSettings) throws -> AppSettings {
+        var settings = settings
+        if let fileUploads {
+            settings.fileUploads = try fileUploads.applied(to: settings.fileUploads, field: "file_upload_config")
+        }
+        if let imageUploads {
+            settings.imageUploads = try imageUploads.applied(to: settings.imageUploads, field: "image_upload_config")
+        }
+        if let seconds = cdnExpirationSeconds {
+            guard AppSettings.cdnExpirationRange.contains(seconds) else {
+                throw FeedsError.input(
+                    "cdn_expiration_seconds must be between \(AppSettings.cdnExpirationRange.lowerBound) (4 hours) and "
+                        + "\(AppSettings.cdnExpirationRange.upperBound) (14 days)",
+                    field: "cdn_expiration_seconds")
+            }
+            settings.cdnExpirationSeconds = seconds
+        }
+        return settings
+    }
+}

@@ -1,0 +1,34 @@
+import FeedsAPI
+import FeedsCore
+
+extension FeedsAPIImplementation {
+    /// Users read the rules too, to check files before sending them.
+    func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output {
+        let request = try request
+        let settings = try await settingsStore.settings(logger: request.logger)
+        uploads.settings.offer(settings)
+        return .ok(.init(body: .json(.init(app: Wire.app(settings), duration: request.duration))))
+    }
+
+    func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {
+        let request = try request
+        guard request.principal == .server else {
+            throw FeedsError.notAllowed("only the server may change the app settings")
+        }
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        if let unsupported = body.additionalProperties.value.keys.sorted().first {
+            throw FeedsError.input(
+                "\(unsupported) is not a setting this server supports "
+                    + "(file_upload_config, image_upload_config, cdn_expiration_seconds)",
+                field: unsupported)
+        }
+        let change = AppSettingsChange(
+            fileUploads: body.fileUploadConfig.map(Wire.rulesChange),
+            imageUploads: body.imageUploadConfig.map(Wire.rulesChange),
+            cdnExpirationSeconds: body.cdnExpirationSeconds.map(Int.init)
+        )
+        // This node takes the change at once; the others hear of it through NOTIFY.
+        uploads.settings.offer(try await settingsStore.update(change, logger: request.logger))
+        return .ok(.init(body: .json(.init(duration: request.duration))))
+    }
+}

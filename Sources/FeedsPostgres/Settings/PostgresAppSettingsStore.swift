@@ -1,0 +1,64 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `AppSettingsStore` on PostgreSQL: the `app_settings` row, changed under a row lock and
+/// announced with `NOTIFY` in the same transaction, so a node hears of a change only once it is
+/// committed.
+public struct PostgresAppSettingsStore: AppSettingsStore {
+    /// The channel every node listens on; the payload is the new version.
+    public static let channel = "feeds_app_settings"
+
+    let client: PostgresClient
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    public func settings(logger: Logger) async throws -> AppSettings {
+        try await client.withConnection { try await Self.read(on: $0, forUpdate: false, logger: logger) }
+    }
+
+    public func update(_ change: AppSettingsChange, logger: Logger) async throws -> AppSettings {
+        try change.validate()
+        return try await client.transaction(logger: logger) { connection in
+            let current = try await Self.read(on: connection, forUpdate: true, logger: logger)
+            var next = try change.applied(to: current)
+            next.version = current.version + 1
+            try await connection.query(
+                """
+                UPDATE app_settings SET version = \(next.version),
+                    file_upload_config = \(try JSONText.encode(next.fileUploads))::jsonb,
+                    image_upload_config = \(try JSONText.encode(next.imageUploads))::jsonb,
+                    cdn_expiration_seconds = \(next.cdnExpirationSeconds), updated_at = now()
+                WHERE app_id = 1
+                """,
+                logger: logger
+            )
+            try await connection.query("SELECT pg_notify(\(Self.channel), \(String(next.version)))", logger: logger)
+            return next
+        }
+    }
+
+    private static func read(on connection: PostgresConnection, forUpdate: Bool, logger: Logger) async throws -> AppSettings {
+        let lock = forUpdate ? " FOR UPDATE" : ""
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT version, file_upload_config::text, image_upload_config::text, cdn_expiration_seconds
+                    FROM app_settings WHERE app_id = 1\(lock)
+                    """),
+            logger: logger
+        )
+        for try await (version, file, image, seconds) in rows.decode((Int64, String, String, Int).self) {
+            let decoder = JSONDecoder()
+            return AppSettings(
+                fileUploads: try decoder.decode(UploadRules.self, from: Data(file.utf8)),
+                imageUploads: try decoder.decode(UploadRules.self, from: Data(image.utf8)),
+                cdnExpirationSeconds: seconds, version: version
+            )
+        }
+        throw FeedsError(.internal, "the app_settings row is missing; run feeds migrate")
+    }
+}

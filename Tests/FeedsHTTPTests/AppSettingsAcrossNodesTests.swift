@@ -1,0 +1,130 @@
+import FeedsPostgres
+import FeedsTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+/// Two server processes on one database: what an admin changes on one, the other enforces within
+/// a second, also after its listening connection was killed.
+@Suite struct AppSettingsAcrossNodesTests {
+    /// Uploads `name` to `node` until the answer is `status`; returns how long that took.
+    func waitUntil(
+        _ node: FeedsNode, server: TestServer, uploads name: String, answers status: Int, within limit: Duration
+    ) async throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var form = MultipartForm()
+        form.add("file", fileName: name, Data("hello\n".utf8))
+        let token = try await server.token("alice")
+        while true {
+            let reply = try await server.send(
+                .POST, "/api/v2/uploads/file?api_key=\(server.apiKey)", body: form.data,
+                headers: [("Stream-Auth-Type", "jwt"), ("Authorization", token), ("Content-Type", form.contentType)],
+                baseURL: node.baseURL)
+            let elapsed = clock.now - start
+            if reply.status == status { return elapsed }
+            if elapsed > limit {
+                Issue.record("\(name) still got \(reply.status) after \(elapsed): \(reply.text)")
+                return elapsed
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The listening connections of both nodes, by their last statement.
+    func listeners(_ server: TestServer) async throws -> [Int32] {
+        let rows = try await server.database.query(
+            """
+            SELECT pid FROM pg_stat_activity
+            WHERE datname = current_database() AND query ILIKE 'LISTEN%feeds_app_settings%'
+            """, logger: TestDatabase.logger)
+        var pids: [Int32] = []
+        for try await pid in rows.decode(Int32.self) { pids.append(pid) }
+        return pids
+    }
+
+    @Test func aChangeOnOneNodeIsEnforcedByTheOtherWithinASecond() async throws {
+        try await TestServer.run { server in
+            let other = try await FeedsNode(
+                databaseURL: server.databaseURL, apiKey: TestServer.apiKey, apiSecret: TestServer.apiSecret,
+                port: try freeLoopbackPort())
+            defer { other.stop() }
+            _ = try await waitUntil(other, server: server, uploads: "a.exe", answers: 201, within: .seconds(1))
+
+            try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["exe"]}}"#)
+            let first = try await waitUntil(other, server: server, uploads: "b.exe", answers: 400, within: .seconds(1))
+            #expect(first < .seconds(1))
+
+            // Kill every listening connection (both nodes'); the change right after must still reach the other.
+            var killed = try await listeners(server)
+            #expect(killed.count == 2, "expected both nodes to listen, found \(killed)")
+            for pid in killed {
+                try await server.database.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
+            }
+            try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["bat"]}}"#)
+            let afterKill = try await waitUntil(other, server: server, uploads: "c.bat", answers: 400, within: .seconds(1))
+            #expect(afterKill < .seconds(1))
+
+            // Both listen again, on new connections, and hear the next change.
+            let deadline = ContinuousClock.now + .seconds(5)
+            var now = try await listeners(server)
+            while now.count < 2 || !Set(now).isDisjoint(with: killed), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                now = try await listeners(server)
+            }
+            #expect(now.count == 2 && Set(now).isDisjoint(with: killed), "listeners \(now) after killing \(killed)")
+            killed = now
+            try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["cmd"]}}"#)
+            let again = try await waitUntil(other, server: server, uploads: "d.cmd", answers: 400, within: .seconds(1))
+            #expect(again < .seconds(1))
+            #expect(try await waitUntil(other, server: server, uploads: "e.bat", answers: 201, within: .seconds(1)) < .seconds(1))
+        }
+    }
+
+    @Test func feedsAppSetAndShowWorkAgainstARunningServer() async throws {
+        try await TestServer.run { server in
+            let credentials = ["--url", server.baseURL, "--api-key", TestServer.apiKey, "--api-secret", TestServer.apiSecret]
+            let set = try await FeedsExecutable.run(
+                [
+                    "app", "set", "--blocked-file-extensions", "exe,.BAT", "--image-allowed-mime-types", "image/png,image/jpeg",
+                    "--file-size-limit", "10MB", "--cdn-expiration", "7d",
+                ] + credentials)
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(set.stdout.contains(".exe .bat"), "\(set.stdout)")
+            #expect(set.stdout.contains("image/png image/jpeg"))
+            #expect(set.stdout.contains("10 MB"))
+            #expect(set.stdout.contains("100 MB (default)"))
+            #expect(set.stdout.contains("7 days (604800 s)"))
+
+            let app = try await server.api(.GET, "/app", as: nil).body["app"]
+            #expect(app["file_upload_config"]["blocked_file_extensions"] == .array([.string("exe"), .string("bat")]))
+            #expect(app["file_upload_config"]["size_limit"].int == 10 << 20)
+            #expect(app["image_upload_config"]["allowed_mime_types"] == .array([.string("image/png"), .string("image/jpeg")]))
+            #expect(app["cdn_expiration_seconds"].int == 604_800)
+
+            let show = try await FeedsExecutable.run(["app", "show"] + credentials)
+            #expect(show.status == 0, "\(show.stderr)")
+            #expect(show.stdout == set.stdout)
+
+            // A bad value: the server's message, the field, and a failing exit status; nothing changes.
+            let bad = try await FeedsExecutable.run(["app", "set", "--cdn-expiration", "1h"] + credentials)
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains("cdn_expiration_seconds"), "\(bad.stderr)")
+            #expect(try await server.api(.GET, "/app", as: nil).body["app"]["cdn_expiration_seconds"].int == 604_800)
+
+            let clear = try await FeedsExecutable.run(["app", "set", "--file-blocked-extensions", ""] + credentials)
+            #expect(clear.status == 0, "\(clear.stderr)")
+            #expect(
+                try await server.api(.GET, "/app", as: nil).body["app"]["file_upload_config"]["blocked_file_extensions"]
+                    == .array([]))
+
+            let unreachable = try await FeedsExecutable.run(
+                [
+                    "app", "show", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--api-key", "k", "--api-secret",
+                    TestServer.apiSecret,
+                ])
+            #expect(unreachable.status != 0)
+            #expect(unreachable.stderr.contains("cannot reach the server"), "\(unreachable.stderr)")
+        }
+    }
+}
