@@ -81,6 +81,27 @@ import Testing
         }
     }
 
+    /// A change written without its notification (as if it were lost) arrives with the periodic reload.
+    @Test func thePeriodicReloadCoversAMissedNotification() async throws {
+        try await TestServer.run(configure: { $0.settingsRefreshInterval = .milliseconds(200) }) { server in
+            var form = MultipartForm()
+            form.add("file", fileName: "a.exe", Data("hello\n".utf8))
+            #expect(try await server.upload("/uploads/file", as: "alice", form: form).status == 201)
+            try await server.database.query(
+                """
+                UPDATE app_settings SET version = version + 1,
+                    file_upload_config = jsonb_set(file_upload_config, '{blocked_file_extensions}', '["exe"]')
+                """, logger: TestDatabase.logger)
+            let deadline = ContinuousClock.now + .seconds(5)
+            var status = 201
+            while status != 400, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                status = try await server.upload("/uploads/file", as: "alice", form: form).status
+            }
+            #expect(status == 400)
+        }
+    }
+
     @Test func feedsAppSetAndShowWorkAgainstARunningServer() async throws {
         try await TestServer.run { server in
             let credentials = ["--url", server.baseURL, "--api-key", TestServer.apiKey, "--api-secret", TestServer.apiSecret]

@@ -64,7 +64,8 @@ public func buildApplication(
             configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads))])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "feeds"),
         services: services + [client] + [
-            AppSettingsListener(client: client, cache: settings, logger: logger),
+            AppSettingsListener(
+                client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger),
             SweepService(
                 sweeper: makeSweeper(configuration, uploads: uploads), interval: configuration.gcInterval, logger: logger),
         ],

@@ -20,6 +20,8 @@ public struct FeedsConfiguration: Sendable {
     public var unattachedTTL: Duration?
     /// How often the server sweeps (one node at a time).
     public var gcInterval: Duration
+    /// How often a node reloads the app settings in case it missed a notification.
+    public var settingsRefreshInterval: Duration = .seconds(30)
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,
