@@ -39,6 +39,55 @@ final class SampleDirectory {
     }
 }
 
+extension SampleDirectory {
+    /// An image whose first half (the top, or the left when `across`) is white, the rest black.
+    func halves(named name: String, width: Int, height: Int, across: Bool = false, alpha: Bool = false) throws -> String {
+        try Vips.start()
+        let path = url.appendingPathComponent(name).path
+        guard feeds_vips_save_halves(path, Int32(width), Int32(height), across ? 1 : 0, alpha ? 1 : 0) == 0 else {
+            throw SampleError.notWritten(name)
+        }
+        return path
+    }
+
+    /// An animated GIF: a black first frame, then grey ones.
+    func animatedGIF(named name: String, width: Int, height: Int, frames: Int) throws -> String {
+        try Vips.start()
+        let path = url.appendingPathComponent(name).path
+        guard feeds_vips_save_animated_gif(path, Int32(width), Int32(height), Int32(frames)) == 0 else {
+            throw SampleError.notWritten(name)
+        }
+        return path
+    }
+
+    /// A JPEG carrying EXIF with a GPS tag.
+    func jpegWithEXIF(named name: String, width: Int, height: Int) throws -> String {
+        try Vips.start()
+        let path = url.appendingPathComponent(name).path
+        guard feeds_vips_save_jpeg_with_exif(path, Int32(width), Int32(height)) == 0 else { throw SampleError.notWritten(name) }
+        return path
+    }
+
+    /// A path in the directory for an output.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// What libvips reads back from an image: mean of all bands, size, bands, EXIF.
+struct Inspection {
+    var mean: Double
+    var width: Int
+    var height: Int
+    var bands: Int
+    var hasEXIF: Bool
+
+    init(_ path: String) throws {
+        var mean = 0.0
+        var (width, height, bands, exif): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        guard feeds_vips_inspect(path, &mean, &width, &height, &bands, &exif) == 0 else { throw SampleError.notWritten(path) }
+        (self.mean, self.width, self.height, self.bands, self.hasEXIF) = (mean, Int(width), Int(height), Int(bands), exif != 0)
+    }
+}
+
 enum SampleError: Error {
     case notWritten(String)
 }
