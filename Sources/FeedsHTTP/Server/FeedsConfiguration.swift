@@ -1,3 +1,4 @@
+import FeedsCDN
 import Foundation
 import Logging
 
@@ -22,6 +23,8 @@ public struct FeedsConfiguration: Sendable {
     public var gcInterval: Duration
     /// The largest file accepted, at most 100 MB.
     public var fileSizeLimit: Int64 = 104_857_600
+    /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
+    public var s3: S3Configuration? = nil
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,
