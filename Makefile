@@ -13,10 +13,10 @@ build: deps
 run: build
 	$(SWIFT) run --skip-build feeds serve
 
-## Installs what is missing, starts a private PostgreSQL, runs every test, stops it.
+## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them.
 test: deps
 	$(SWIFT) build --build-tests
-	scripts/with-test-postgres.sh $(SWIFT) test --skip-build
+	scripts/with-test-postgres.sh scripts/with-test-s3.sh $(SWIFT) test --skip-build
 
 ## Release build, then the benchmarks against a private PostgreSQL (today: the 100 MB upload's memory bound).
 bench: deps
