@@ -61,7 +61,8 @@ extension TestServer {
         let paths = FileManager.default.enumerator(atPath: root)?.allObjects.compactMap { $0 as? String } ?? []
         return paths.filter { path in
             var isDirectory: ObjCBool = false
-            return !path.hasSuffix(".meta") && FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+            return !path.hasSuffix(".meta")
+                && FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
                 && !isDirectory.boolValue
         }
     }

@@ -91,19 +91,21 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases, [
-        (#"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"missing"}]}"#, [("doc", "d.txt")]),
-        (
-            #"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"doc"}]}"#,
-            [("doc", "d.txt"), ("stray", "s.txt")]
-        ),
-        (#"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"image","file":"doc"}]}"#, [("doc", "d.txt")]),
-        (
-            #"{"type":"post","feeds":["user:a"],"attachment_uploads":[\#((0..<11).map { #"{"type":"file","file":"f\#($0)"}"# }.joined(separator: ","))]}"#,
-            (0..<11).map { ("f\($0)", "f\($0).txt") }
-        ),
-        (#"{"feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"doc"}]}"#, [("doc", "d.txt")]),
-    ])
+    @Test(
+        arguments: Backend.allCases,
+        [
+            (#"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"missing"}]}"#, [("doc", "d.txt")]),
+            (
+                #"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"doc"}]}"#,
+                [("doc", "d.txt"), ("stray", "s.txt")]
+            ),
+            (#"{"type":"post","feeds":["user:a"],"attachment_uploads":[{"type":"image","file":"doc"}]}"#, [("doc", "d.txt")]),
+            (
+                #"{"type":"post","feeds":["user:a"],"attachment_uploads":[\#((0..<11).map { #"{"type":"file","file":"f\#($0)"}"# }.joined(separator: ","))]}"#,
+                (0..<11).map { ("f\($0)", "f\($0).txt") }
+            ),
+            (#"{"feeds":["user:a"],"attachment_uploads":[{"type":"file","file":"doc"}]}"#, [("doc", "d.txt")]),
+        ])
     func badMultipartActivitiesAreRefusedLeavingNothing(backend: Backend, request: (json: String, parts: [(String, String)]))
         async throws
     {

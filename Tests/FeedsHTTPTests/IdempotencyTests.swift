@@ -16,7 +16,9 @@ import Testing
         return -1
     }
 
-    @Test(arguments: Backend.allCases) func aRetriedActivityReturnsTheFirstResponseAndCreatesNothing(backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func aRetriedActivityReturnsTheFirstResponseAndCreatesNothing(backend: Backend)
+        async throws
+    {
         try await TestServer.run(backend: backend) { server in
             let key = [("Idempotency-Key", "retry-1")]
             let first = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: key)

@@ -49,7 +49,8 @@ import Testing
         let key = ObjectKey(fileName: "data.bin")
         let progress = ProgressLog()
         _ = try await cdn.upload(
-            LocalFile(url: file, fileName: "data.bin", size: Int64(bytes.count), sha256: hash, mimeType: "application/octet-stream"),
+            LocalFile(
+                url: file, fileName: "data.bin", size: Int64(bytes.count), sha256: hash, mimeType: "application/octet-stream"),
             key: key, progress: { progress.record($0) })
         #expect(progress.values.first == 0 && progress.values.last == 1 && progress.values.count > 3)
         #expect(try await bucket.keys() == [key.rawValue])

@@ -119,15 +119,17 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases, [
-        ("/uploads/image", "fake.png", "image/png", "<html><script>alert(1)</script></html>", "text/html"),
-        ("/uploads/file", "fake.jpg", "image/jpeg", "<!DOCTYPE html><html><body>x</body></html>", "text/html"),
-        (
-            "/uploads/image", "doc.pdf", "application/pdf", "%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n",
-            "application/pdf"
-        ),
-        ("/uploads/image", "notes.txt", "text/plain", "just some words\n", "text/plain"),
-    ])
+    @Test(
+        arguments: Backend.allCases,
+        [
+            ("/uploads/image", "fake.png", "image/png", "<html><script>alert(1)</script></html>", "text/html"),
+            ("/uploads/file", "fake.jpg", "image/jpeg", "<!DOCTYPE html><html><body>x</body></html>", "text/html"),
+            (
+                "/uploads/image", "doc.pdf", "application/pdf", "%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n",
+                "application/pdf"
+            ),
+            ("/uploads/image", "notes.txt", "text/plain", "just some words\n", "text/plain"),
+        ])
     func spoofedAndWrongTypesAreRefusedNamingWhatWasFound(
         backend: Backend, upload: (path: String, name: String, type: String, content: String, found: String)
     ) async throws {
