@@ -10,7 +10,7 @@ import Foundation
 /// `limit` bytes have come from clients, closes every connection and stops listening, so the
 /// request in flight is cut off and every retry is refused.
 public final class VanishingStore: @unchecked Sendable {
-    // The counters and descriptor lists are shared by the relay threads, under `lock`.
+    // The counters, the descriptor list and each Pair are shared by the relay threads, under `lock`.
     public let port: Int
     private let target: (host: String, port: Int)
     private let limit: Int
@@ -75,8 +75,15 @@ public final class VanishingStore: @unchecked Sendable {
                 close(upstream)
                 continue
             }
-            Thread.detachNewThread { [self] in pump(from: client, to: upstream, counted: true) }
-            Thread.detachNewThread { [self] in pump(from: upstream, to: client, counted: false) }
+            let pair = Pair()
+            Thread.detachNewThread { [self] in
+                pump(from: client, to: upstream, counted: true)
+                finish(pair, client, upstream)
+            }
+            Thread.detachNewThread { [self] in
+                pump(from: upstream, to: client, counted: false)
+                finish(pair, client, upstream)
+            }
         }
     }
 
@@ -100,6 +107,23 @@ public final class VanishingStore: @unchecked Sendable {
         }
         shutdown(destination, Int32(SHUT_RDWR))
         shutdown(source, Int32(SHUT_RDWR))
+    }
+
+    /// Counts the two directions of one connection, so its descriptors close once, after both.
+    private final class Pair: @unchecked Sendable {
+        var done = 0
+    }
+
+    private func finish(_ pair: Pair, _ client: Int32, _ upstream: Int32) {
+        lock.lock()
+        pair.done += 1
+        let last = pair.done == 2
+        if last { sockets.removeAll { $0 == client || $0 == upstream } }
+        lock.unlock()
+        if last {
+            close(client)
+            close(upstream)
+        }
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
