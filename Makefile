@@ -13,15 +13,16 @@ build: deps
 run: build
 	$(SWIFT) run --skip-build feeds serve
 
-## Installs what is missing, starts a private PostgreSQL, runs every test, stops it.
+## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them.
 test: deps
 	$(SWIFT) build --build-tests
-	scripts/with-test-postgres.sh $(SWIFT) test --skip-build
+	scripts/with-test-postgres.sh scripts/with-test-s3.sh $(SWIFT) test --skip-build
 
-## Release build, then the benchmarks against a private PostgreSQL (today: the 100 MB upload's memory bound).
+## Release build, then the benchmarks against a private PostgreSQL, on disk and on S3 (today: the 100 MB upload's memory bound).
 bench: deps
 	$(SWIFT) build -c release --product feeds
 	scripts/with-test-postgres.sh bench/upload-rss.sh .build/release/feeds
+	scripts/with-test-postgres.sh scripts/with-test-s3.sh bench/upload-rss.sh .build/release/feeds s3
 
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

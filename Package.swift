@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Domain types, errors, rules and store protocols: no HTTP, no PostgresNIO.
@@ -42,6 +43,9 @@ let package = Package(
                 "FeedsCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // libmagic and libvips, through small C shims: sniffing types, reading image headers.
@@ -108,6 +112,7 @@ let package = Package(
                 "FeedsCore",
                 "FeedsPostgres",
                 "FeedsHTTP",
+                "FeedsCDN",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -120,7 +125,10 @@ let package = Package(
         .testTarget(name: "FeedsPostgresTests", dependencies: ["FeedsPostgres", "FeedsTestSupport"]),
         .testTarget(
             name: "FeedsHTTPTests",
-            dependencies: ["FeedsHTTP", "FeedsCDN", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: [
+                "FeedsHTTP", "FeedsCDN", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

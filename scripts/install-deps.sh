@@ -10,6 +10,12 @@ command -v curl >/dev/null 2>&1 || need+=(curl)
 [ -f /usr/include/vips/vips.h ] || need+=(libvips-dev)
 for extra in "$@"; do need+=("$extra"); done
 
+# The tests' S3-compatible store (scripts/with-test-s3.sh): moto's server, and boto3 to set it up.
+if ! python3 -c 'import moto.server, boto3' 2>/dev/null; then
+  python3 -m pip install --quiet 'moto[server]' boto3 \
+    || python3 -m pip install --quiet --break-system-packages 'moto[server]' boto3
+fi
+
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "Installing: ${need[*]}"
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -122,6 +122,25 @@ enum FileSystem {
             size: Int64(status.st_size), modifiedSeconds: Int64(modified.tv_sec), modifiedNanoseconds: Int64(modified.tv_nsec))
     }
 
+    /// Opens `path` for reading; the caller closes the descriptor.
+    static func openForReading(_ path: String) throws -> Int32 {
+        try openFile(path, O_RDONLY)
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at the end of the file.
+    static func readChunk(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw SystemCallError(call: "read", errno: errno) }
+        }
+    }
+
+    /// Closes a descriptor this process opened; nothing useful can be done when that fails.
+    static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+
     private static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) throws -> Int32 {
         while true {
             let descriptor = open(path, flags | O_CLOEXEC, mode)

@@ -41,9 +41,29 @@ extension TestServer {
         )
     }
 
-    /// GETs a URL the server handed out (absolute), exactly as given.
+    /// GETs a URL the server handed out (absolute), exactly as given, following a redirect to the store.
     public func fetch(_ url: String, headers: [(String, String)] = []) async throws -> Reply {
         guard url.hasPrefix(baseURL) else { throw URLError(.badURL) }
         return try await send(.GET, String(url.dropFirst(baseURL.count)), headers: headers)
+    }
+
+    /// GETs a URL the server handed out, showing this server's own answer (a redirect, with S3).
+    public func fetchOnce(_ url: String) async throws -> Reply {
+        guard url.hasPrefix(baseURL) else { throw URLError(.badURL) }
+        return try await send(.GET, String(url.dropFirst(baseURL.count)), followRedirects: false)
+    }
+
+    /// The objects in this server's store: files under the local CDN (not their sidecars), or
+    /// the keys in its bucket.
+    public func storedObjects() async throws -> [String] {
+        if let bucket { return try await bucket.keys() }
+        let root = configuration.cdnDirectory.path
+        let paths = FileManager.default.enumerator(atPath: root)?.allObjects.compactMap { $0 as? String } ?? []
+        return paths.filter { path in
+            var isDirectory: ObjCBool = false
+            return !path.hasSuffix(".meta")
+                && FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }
     }
 }

@@ -20,41 +20,65 @@ public struct TestServer: Sendable {
     public let configuration: FeedsConfiguration
     /// The server's database as a `DATABASE_URL`, for a second node on the same database.
     public let databaseURL: String
+    /// Where uploads go; for `.s3`, `bucket` is this server's own.
+    public let backend: Backend
+    public let bucket: TestBucket?
 
     public static let apiKey = "test-key"
     public static let apiSecret = "test-secret-0123456789abcdef0123456789abcdef"
 
-    /// Starts the server, runs `body`, and shuts the server down however `body` ends. `configure`
-    /// adjusts the configuration; `cdn` replaces the local disk (to make storage fail).
+    /// Starts the server, runs `body`, and shuts the server down however `body` ends. `backend`
+    /// picks the store (`.s3`: a fresh bucket on the test store, emptied and removed afterwards);
+    /// `configure` adjusts the configuration; `cdn` wraps the store (to make storage fail).
     public static func run(
+        backend: Backend = .local,
         configure: @Sendable (inout FeedsConfiguration) -> Void = { _ in },
-        cdn: (@Sendable (FeedsConfiguration) -> any CDNClient)? = nil,
+        cdn: (@Sendable (any CDNClient) -> any CDNClient)? = nil,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         let dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        try await TestDatabase.with { database, client in
-            // The port is chosen before binding, so that the URLs the server hands out name it; another
-            // socket may take it meanwhile, so a server that cannot bind is tried again on a new one.
-            for attempt in 1...5 {
-                var configuration = FeedsConfiguration(
-                    host: "127.0.0.1", port: try freeLoopbackPort(), apiKey: apiKey, apiSecret: apiSecret,
-                    dataDirectory: dataDirectory
-                )
-                configure(&configuration)
-                if try await serve(configuration, database: database, client: client, cdn: cdn, body) { return }
-                if attempt == 5 { throw ServerDidNotStart() }
-            }
+        let bucket = backend == .s3 ? try await TestBucket.create() : nil
+        let result: Result<Void, any Error>
+        do {
+            result = .success(
+                try await TestDatabase.with { database, client in
+                    // The port is chosen before binding, so that the URLs the server hands out name it; another
+                    // socket may take it meanwhile, so a server that cannot bind is tried again on a new one.
+                    for attempt in 1...5 {
+                        var configuration = FeedsConfiguration(
+                            host: "127.0.0.1", port: try freeLoopbackPort(), apiKey: apiKey, apiSecret: apiSecret,
+                            dataDirectory: dataDirectory
+                        )
+                        configuration.s3 = bucket?.configuration
+                        configure(&configuration)
+                        let setting = Setting(backend: backend, bucket: bucket, wrap: cdn)
+                        if try await serve(configuration, database: database, client: client, setting, body) { return }
+                        if attempt == 5 { throw ServerDidNotStart() }
+                    }
+                })
+        } catch {
+            result = .failure(error)
         }
+        if case .failure = result { try? await bucket?.destroy() } else { try await bucket?.destroy() }
+        try result.get()
+    }
+
+    /// What `run` was asked for, handed to `serve`.
+    private struct Setting: Sendable {
+        let backend: Backend
+        let bucket: TestBucket?
+        let wrap: (@Sendable (any CDNClient) -> any CDNClient)?
     }
 
     /// Runs the server and `body`; false when the server never started listening.
     private static func serve(
-        _ settled: FeedsConfiguration, database: PostgresClient.Configuration, client: PostgresClient,
-        cdn: (@Sendable (FeedsConfiguration) -> any CDNClient)?, _ body: @Sendable (TestServer) async throws -> Void
+        _ settled: FeedsConfiguration, database: PostgresClient.Configuration, client: PostgresClient, _ setting: Setting,
+        _ body: @Sendable (TestServer) async throws -> Void
     ) async throws -> Bool {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = try await buildApplication(settled, database: database, cdn: cdn?(settled), logger: TestDatabase.logger) {
+        let cdn = try setting.wrap.map { wrap in wrap(try makeCDN(settled, logger: TestDatabase.logger)) }
+        let app = try await buildApplication(settled, database: database, cdn: cdn, logger: TestDatabase.logger) {
             port in
             portContinuation.yield(port)
         }
@@ -76,7 +100,8 @@ public struct TestServer: Sendable {
                 configuration: settled,
                 databaseURL:
                     "postgres://\(database.username)\(database.password.map { ":\($0)" } ?? "")@\(database.host ?? "127.0.0.1"):\(database.port ?? 5432)/"
-                    + (database.database ?? "postgres")
+                    + (database.database ?? "postgres"),
+                backend: setting.backend, bucket: setting.bucket
             )
             do {
                 try await body(server)
@@ -98,6 +123,7 @@ public struct TestServer: Sendable {
         public let headers: HTTPHeaders
         public let body: JSONValue
         public let text: String
+        public let data: Data
     }
 
     /// A user's token, or the server's when `user` is nil.
@@ -116,22 +142,35 @@ public struct TestServer: Sendable {
             method, "/api/v2\(path)?api_key=\(apiKey)\(query)", body: json.map { Data($0.utf8) }, headers: all + headers)
     }
 
-    /// Sends any request, exactly as given; to another node when `baseURL` names one.
+    /// Sends any request, exactly as given, following redirects (to the store, with S3).
     public func send(
         _ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, headers: [(String, String)] = [],
-        baseURL: String? = nil
+        followRedirects: Bool = true
     ) async throws -> Reply {
-        var request = HTTPClientRequest(url: (baseURL ?? self.baseURL) + pathAndQuery)
+        try await Self.send(method, baseURL + pathAndQuery, body: body, headers: headers, followRedirects: followRedirects)
+    }
+
+    /// Sends a request to any absolute URL (the store's, say).
+    public static func send(
+        _ method: HTTPMethod, _ url: String, body: Data? = nil, headers: [(String, String)] = [], followRedirects: Bool = true
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let client = followRedirects ? HTTPClient.shared : Self.noRedirects
+        let response = try await client.execute(request, timeout: .seconds(60))
         let buffer = try await response.body.collect(upTo: 64 << 20)
         let data = Data(buffer: buffer)
         let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
         return Reply(
-            status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self))
+            status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self),
+            data: data)
     }
+
+    /// A client that shows redirects rather than following them; it lives as long as the process.
+    static let noRedirects = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
 }
 
 extension TestServer {

@@ -25,6 +25,14 @@ struct SettingsOptions: ParsableArguments {
         name: .customLong("unattached-ttl"),
         help: "Seconds an upload may stay unattached; 0 keeps it (FEEDS_UNATTACHED_TTL, default 86400).")
     var unattachedTTL: Int?
+    @Option(help: "Where uploads go: local or s3 (FEEDS_CDN, default local).") var cdn: String?
+    @Option(name: .customLong("s3-endpoint"), help: "S3-compatible store URL (FEEDS_S3_ENDPOINT, default AWS).")
+    var s3Endpoint: String?
+    @Option(name: .customLong("s3-bucket"), help: "The bucket (FEEDS_S3_BUCKET).") var s3Bucket: String?
+    @Option(name: .customLong("s3-region"), help: "The bucket's region (FEEDS_S3_REGION, default us-east-1).")
+    var s3Region: String?
+    @Option(name: .customLong("s3-path-style"), help: "true or false (FEEDS_S3_PATH_STYLE, default true with an endpoint).")
+    var s3PathStyle: String?
 
     /// The flags as the highest-priority configuration provider.
     private var flags: InMemoryProvider {
@@ -46,13 +54,22 @@ struct SettingsOptions: ParsableArguments {
         set("feeds.log.level", logLevel)
         set("feeds.upload.concurrency", uploadConcurrency)
         set("feeds.unattached.ttl", unattachedTTL)
+        set("feeds.cdn", cdn)
+        set("feeds.s3.endpoint", s3Endpoint)
+        set("feeds.s3.bucket", s3Bucket)
+        set("feeds.s3.region", s3Region)
+        set("feeds.s3.path.style", s3PathStyle)
         return InMemoryProvider(name: "flags", values: values)
     }
 
     /// Resolves the configuration; without a key and secret, the data directory's dev pair.
     func resolve() throws -> (FeedsConfiguration, generatedCredentials: Bool) {
         let reader = ConfigReader(providers: [
-            flags, EnvironmentVariablesProvider(secretsSpecifier: .specific(["FEEDS_API_SECRET", "DATABASE_URL"])),
+            flags,
+            EnvironmentVariablesProvider(
+                secretsSpecifier: .specific([
+                    "FEEDS_API_SECRET", "DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                ])),
         ])
         let dataDirectory = URL(fileURLWithPath: reader.string(forKey: "feeds.data.dir", default: ".feeds"))
         var key = reader.string(forKey: "feeds.api.key")
@@ -71,7 +88,7 @@ struct SettingsOptions: ParsableArguments {
         }
         let ttl = reader.int(forKey: "feeds.unattached.ttl", default: 24 * 3600)
         guard ttl >= 0 else { throw ValidationError("FEEDS_UNATTACHED_TTL must be 0 (keep) or a number of seconds") }
-        let configuration = FeedsConfiguration(
+        var configuration = FeedsConfiguration(
             host: reader.string(forKey: "feeds.host", default: "127.0.0.1"),
             port: reader.int(forKey: "feeds.port", default: 3030),
             apiKey: key!,
@@ -83,6 +100,7 @@ struct SettingsOptions: ParsableArguments {
             uploadConcurrency: max(1, reader.int(forKey: "feeds.upload.concurrency", default: 8)),
             unattachedTTL: ttl == 0 ? nil : .seconds(ttl)
         )
+        configuration.s3 = try Self.s3Configuration(reader)
         return (configuration, generated)
     }
 }

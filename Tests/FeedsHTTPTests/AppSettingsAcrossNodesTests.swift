@@ -17,10 +17,9 @@ import Testing
         form.add("file", fileName: name, Data("hello\n".utf8))
         let token = try await server.token("alice")
         while true {
-            let reply = try await server.send(
-                .POST, "/api/v2/uploads/file?api_key=\(server.apiKey)", body: form.data,
-                headers: [("Stream-Auth-Type", "jwt"), ("Authorization", token), ("Content-Type", form.contentType)],
-                baseURL: node.baseURL)
+            let reply = try await TestServer.send(
+                .POST, "\(node.baseURL)/api/v2/uploads/file?api_key=\(server.apiKey)", body: form.data,
+                headers: [("Stream-Auth-Type", "jwt"), ("Authorization", token), ("Content-Type", form.contentType)])
             let elapsed = clock.now - start
             if reply.status == status { return elapsed }
             if elapsed > limit {

@@ -16,8 +16,10 @@ import Testing
         return -1
     }
 
-    @Test func aRetriedActivityReturnsTheFirstResponseAndCreatesNothing() async throws {
-        try await TestServer.run { server in
+    @Test(arguments: Backend.allCases) func aRetriedActivityReturnsTheFirstResponseAndCreatesNothing(backend: Backend)
+        async throws
+    {
+        try await TestServer.run(backend: backend) { server in
             let key = [("Idempotency-Key", "retry-1")]
             let first = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: key)
             let second = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: key)
@@ -37,8 +39,8 @@ import Testing
         }
     }
 
-    @Test func aFailedRequestDoesNotHoldItsKey() async throws {
-        try await TestServer.run { server in
+    @Test(arguments: Backend.allCases) func aFailedRequestDoesNotHoldItsKey(backend: Backend) async throws {
+        try await TestServer.run(backend: backend) { server in
             let key = [("Idempotency-Key", "retry-2")]
             let bad = try await server.api(
                 .POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":[]}"#, headers: key)
@@ -47,8 +49,8 @@ import Testing
         }
     }
 
-    @Test func aRetriedUploadStoresOneObject() async throws {
-        try await TestServer.run { server in
+    @Test(arguments: Backend.allCases) func aRetriedUploadStoresOneObject(backend: Backend) async throws {
+        try await TestServer.run(backend: backend) { server in
             var form = MultipartForm()
             form.add("file", fileName: "a.txt", Data("same bytes\n".utf8))
             let key = [("Idempotency-Key", "upload-1")]
@@ -57,6 +59,7 @@ import Testing
             #expect(first.status == 201 && second.status == 201)
             #expect(first.body["file"] == second.body["file"])
             #expect(try await count(server, "cdn_objects") == 1)
+            #expect(try await server.storedObjects().count == 1)
 
             var changed = MultipartForm()
             changed.add("file", fileName: "a.txt", Data("other bytes\n".utf8))

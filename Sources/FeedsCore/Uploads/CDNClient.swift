@@ -14,6 +14,15 @@ public protocol CDNClient: Sendable {
 
     /// A URL to read the object, signed, valid until `expiresAt`; made afresh on every read.
     func readURL(for key: ObjectKey, expiresAt: Date) -> URL
+
+    /// Throws a `CDNError` when the store cannot be used now (unreachable, refusing our
+    /// credentials, no such bucket); `/readyz` asks.
+    func checkReady() async throws
+}
+
+extension CDNClient {
+    /// A backend with nothing to reach is always ready.
+    public func checkReady() async throws {}
 }
 
 /// A CDN failure, sorted by whether trying again may help.

@@ -22,16 +22,8 @@ struct CDNRoutes {
     }
 
     private func serve<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
-        let raw = "\(context.parameters.get("prefix") ?? "")/\(context.parameters.get("name") ?? "")"
+        let raw = try Self.verifiedKey(request, context: context, signer: cdn.signer)
         let query = request.uri.queryParameters
-        switch cdn.signer.verify(
-            key: raw, expires: query["Expires"].map(String.init), signature: query["Signature"].map(String.init), now: Date())
-        {
-        case .valid: break
-        case .missing: throw FeedsError.notAllowed("this URL needs its Expires and Signature")
-        case .bad: throw FeedsError.notAllowed("the URL's signature is not valid")
-        case .expired: throw FeedsError.notAllowed("the URL has expired")
-        }
         guard let key = ObjectKey(rawValue: raw), let object = try cdn.object(for: key) else {
             throw FeedsError.notFound("no such file")
         }
@@ -67,13 +59,22 @@ struct CDNRoutes {
         headers[.contentType] = object.mimeType
         headers[.xContentTypeOptions] = "nosniff"
         headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
-        let type = object.mimeType.lowercased()
-        let inline = (type.hasPrefix("image/") && type != "image/svg+xml") || type.hasPrefix("audio/") || type.hasPrefix("video/")
-        if !inline {
-            let name = object.key.fileName.replacingOccurrences(of: "\"", with: "")
-            headers[.contentDisposition] = "attachment; filename=\"\(name)\""
-        }
+        headers[.contentDisposition] = ServingPolicy.contentDisposition(for: object.key, mimeType: object.mimeType)
         return headers
+    }
+
+    /// The raw key of a `/cdn/:prefix/:name` request whose `Expires` and `Signature` hold; 403 otherwise.
+    static func verifiedKey<Context: RequestContext>(_ request: Request, context: Context, signer: URLSigner) throws -> String {
+        let raw = "\(context.parameters.get("prefix") ?? "")/\(context.parameters.get("name") ?? "")"
+        let query = request.uri.queryParameters
+        switch signer.verify(
+            key: raw, expires: query["Expires"].map(String.init), signature: query["Signature"].map(String.init), now: Date())
+        {
+        case .valid: return raw
+        case .missing: throw FeedsError.notAllowed("this URL needs its Expires and Signature")
+        case .bad: throw FeedsError.notAllowed("the URL's signature is not valid")
+        case .expired: throw FeedsError.notAllowed("the URL has expired")
+        }
     }
 
     /// The one range of `bytes=a-b`, `bytes=a-` or `bytes=-n`, clamped; nil when unsatisfiable.

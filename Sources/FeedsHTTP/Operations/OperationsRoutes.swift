@@ -4,11 +4,12 @@ import Hummingbird
 import Logging
 import PostgresNIO
 
-/// `/healthz` (the process answers), `/readyz` (the database answers and is migrated),
-/// `/metrics` (Prometheus) and `/openapi.yaml` (the API this server speaks).
+/// `/healthz` (the process answers), `/readyz` (the database answers and is migrated, the file
+/// store answers), `/metrics` (Prometheus) and `/openapi.yaml` (the API this server speaks).
 struct OperationsRoutes {
     let migrator: Migrator
     let migrations: [Migration]
+    let cdn: any CDNClient
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
@@ -37,6 +38,12 @@ struct OperationsRoutes {
         }
         guard pending.isEmpty else {
             throw FeedsError(.unavailable, "migrations not applied: \(pending.joined(separator: ", "))")
+        }
+        do {
+            try await cdn.checkReady()
+        } catch let error as CDNError {
+            logger.warning("readiness: file store unreachable", metadata: ["error": "\(error.message)"])
+            throw FeedsError(.unavailable, "file store unreachable: \(error.message)")
         }
         return Self.json(#"{"status":"ready"}"#)
     }

@@ -46,8 +46,8 @@ public func buildApplication(
     router.add(middleware: APIErrorMiddleware(routes: routes))
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
-    OperationsRoutes(migrator: migrator, migrations: migrations).register(on: router)
-    if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local).register(on: router) }
+    OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
+    registerCDNRoutes(uploads, on: router)
     try FeedsAPIImplementation(
         store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client)),
         settingsStore: settingsStore
@@ -86,16 +86,34 @@ func makeUploadPipeline(
 ) throws -> UploadPipeline {
     try FileManager.default.createDirectory(at: configuration.tempDirectory, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: configuration.cdnDirectory, withIntermediateDirectories: true)
-    guard let publicURL = URL(string: configuration.publicURL) else {
-        throw ConfigurationError("FEEDS_PUBLIC_URL \(configuration.publicURL) is not a URL")
-    }
-    let signer = URLSigner(publicURL: publicURL, apiSecret: configuration.apiSecret)
-    let cdn = cdn ?? LocalDiskCDN(root: configuration.cdnDirectory, signer: signer, logger: logger)
+    let signer = try makeURLSigner(configuration)
+    let cdn = try cdn ?? makeCDN(configuration, logger: logger)
     return UploadPipeline(
         objects: PostgresObjectStore(client: client),
         uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
         cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory, settings: settings
     )
+}
+
+/// The configured store: S3 when `configuration.s3` is set, else the local disk.
+public func makeCDN(_ configuration: FeedsConfiguration, logger: Logger) throws -> any CDNClient {
+    let signer = try makeURLSigner(configuration)
+    if let s3 = configuration.s3 { return S3CDN(configuration: s3, signer: signer, logger: logger) }
+    return LocalDiskCDN(root: configuration.cdnDirectory, signer: signer, logger: logger)
+}
+
+/// Signs the `/cdn/{key}` URLs handed to clients, whichever store holds the bytes.
+func makeURLSigner(_ configuration: FeedsConfiguration) throws -> URLSigner {
+    guard let publicURL = URL(string: configuration.publicURL) else {
+        throw ConfigurationError("FEEDS_PUBLIC_URL \(configuration.publicURL) is not a URL")
+    }
+    return URLSigner(publicURL: publicURL, apiSecret: configuration.apiSecret)
+}
+
+/// `/cdn/{key}`: served from disk, or redirected to the store.
+func registerCDNRoutes<Context: RequestContext>(_ uploads: UploadPipeline, on router: Router<Context>) {
+    if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local).register(on: router) }
+    if let s3 = uploads.cdn as? S3CDN { S3RedirectRoutes(cdn: s3, objects: uploads.objects).register(on: router) }
 }
 
 /// The sweeper of abandoned uploads, for the server's loop and `feeds gc`.

@@ -1,3 +1,4 @@
+import FeedsCDN
 import Foundation
 import Logging
 
@@ -22,6 +23,8 @@ public struct FeedsConfiguration: Sendable {
     public var gcInterval: Duration
     /// How often a node reloads the app settings in case it missed a notification.
     public var settingsRefreshInterval: Duration = .seconds(30)
+    /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
+    public var s3: S3Configuration? = nil
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,
