@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "FeedsHTTPTests",
             dependencies: [
-                "FeedsHTTP", "FeedsCDN", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                "FeedsHTTP", "FeedsCDN", "FeedsMedia", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

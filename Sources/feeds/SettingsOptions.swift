@@ -25,6 +25,10 @@ struct SettingsOptions: ParsableArguments {
         name: .customLong("unattached-ttl"),
         help: "Seconds an upload may stay unattached; 0 keeps it (FEEDS_UNATTACHED_TTL, default 86400).")
     var unattachedTTL: Int?
+    @Option(
+        name: .customLong("variant-cache-mb"),
+        help: "Disk for resized images, least recently used out first (FEEDS_VARIANT_CACHE_MB, default 1024).")
+    var variantCacheMB: Int?
     @Option(help: "Where uploads go: local or s3 (FEEDS_CDN, default local).") var cdn: String?
     @Option(name: .customLong("s3-endpoint"), help: "S3-compatible store URL (FEEDS_S3_ENDPOINT, default AWS).")
     var s3Endpoint: String?
@@ -54,6 +58,7 @@ struct SettingsOptions: ParsableArguments {
         set("feeds.log.level", logLevel)
         set("feeds.upload.concurrency", uploadConcurrency)
         set("feeds.unattached.ttl", unattachedTTL)
+        set("feeds.variant.cache.mb", variantCacheMB)
         set("feeds.cdn", cdn)
         set("feeds.s3.endpoint", s3Endpoint)
         set("feeds.s3.bucket", s3Bucket)
@@ -101,6 +106,9 @@ struct SettingsOptions: ParsableArguments {
             unattachedTTL: ttl == 0 ? nil : .seconds(ttl)
         )
         configuration.s3 = try Self.s3Configuration(reader)
+        let variantCache = reader.int(forKey: "feeds.variant.cache.mb", default: 1024)
+        guard variantCache > 0 else { throw ValidationError("FEEDS_VARIANT_CACHE_MB must be a positive number of megabytes") }
+        configuration.variantCacheBytes = Int64(variantCache) << 20
         return (configuration, generated)
     }
 }

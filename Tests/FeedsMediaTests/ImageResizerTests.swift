@@ -14,7 +14,8 @@ import Testing
         -> (type: String, inspection: Inspection)
     {
         let extensions = ["image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif"]
-        let destination = samples.path("\(out)-\(UUID().uuidString).\(extensions[ImageResizer.outputType(for: type) ?? ""] ?? "bin")")
+        let destination = samples.path(
+            "\(out)-\(UUID().uuidString).\(extensions[ImageResizer.outputType(for: type) ?? ""] ?? "bin")")
         let result = try ImageResizer.resize(source: source, mimeType: type, request: request, to: destination)
         #expect(try MediaSniffer.mimeType(ofFileAt: destination) == result.mimeType)
         let inspection = try Inspection(destination)
@@ -103,7 +104,8 @@ import Testing
         let svg = try samples.write(Samples.svg(), named: "a.svg")
         #expect(ImageResizer.outputType(for: "image/svg+xml") == nil)
         #expect {
-            try ImageResizer.resize(source: svg, mimeType: "image/svg+xml", request: .init(width: 10, height: nil), to: samples.path("s.png"))
+            try ImageResizer.resize(
+                source: svg, mimeType: "image/svg+xml", request: .init(width: 10, height: nil), to: samples.path("s.png"))
         } throws: { ($0 as? FeedsError)?.kind == .input }
     }
 
@@ -111,7 +113,8 @@ import Testing
         let whole = PNGWriter.png(width: 300, height: 300)
         let truncated = try samples.write(Array(whole.prefix(whole.count / 2)), named: "cut.png")
         #expect {
-            try ImageResizer.resize(source: truncated, mimeType: "image/png", request: .init(width: 10, height: nil), to: samples.path("t.png"))
+            try ImageResizer.resize(
+                source: truncated, mimeType: "image/png", request: .init(width: 10, height: nil), to: samples.path("t.png"))
         } throws: { ($0 as? FeedsError)?.kind == .input }
     }
 }

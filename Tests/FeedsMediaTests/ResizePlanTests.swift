@@ -7,7 +7,9 @@ import Testing
     static let portrait = Size(3000, 4000)
     static let square = Size(1000, 1000)
 
-    func plan(_ source: Size, _ w: Int?, _ h: Int?, _ mode: ResizeRequest.Mode = .clip, _ gravity: ResizeRequest.Gravity = .center)
+    func plan(
+        _ source: Size, _ w: Int?, _ h: Int?, _ mode: ResizeRequest.Mode = .clip, _ gravity: ResizeRequest.Gravity = .center
+    )
         -> ResizePlan
     {
         ResizePlan(source: source, request: ResizeRequest(width: w, height: h, mode: mode, gravity: gravity))

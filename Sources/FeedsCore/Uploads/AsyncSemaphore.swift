@@ -2,7 +2,7 @@ import Synchronization
 
 /// A counting semaphore for tasks: `acquire` suspends until a permit is free, in arrival order,
 /// and gives up with `CancellationError` when the waiting task is cancelled.
-final class AsyncSemaphore: Sendable {
+public final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -16,13 +16,13 @@ final class AsyncSemaphore: Sendable {
     private let state: Mutex<State>
 
     /// A semaphore with `permits` permits, all free.
-    init(permits: Int) {
+    public init(permits: Int) {
         precondition(permits > 0, "a semaphore needs at least one permit")
         state = Mutex(State(available: permits))
     }
 
     /// Takes a permit, waiting for one if none is free; every successful call needs one `release()`.
-    func acquire() async throws {
+    public func acquire() async throws {
         try Task.checkCancellation()
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -56,7 +56,7 @@ final class AsyncSemaphore: Sendable {
     }
 
     /// Returns a permit, handing it straight to the longest waiter if there is one.
-    func release() {
+    public func release() {
         let waiter = state.withLock { state in
             if state.waiters.isEmpty {
                 state.available += 1

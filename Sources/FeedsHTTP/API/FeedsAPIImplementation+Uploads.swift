@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsMedia
 import Foundation
 import OpenAPIRuntime
 
@@ -46,6 +47,7 @@ extension FeedsAPIImplementation {
         var file: ReceivedFile?
         var user: String?
         var sizes: [Components.Schemas.ImageSize]?
+        var variants: [ResizeRequest] = []
         for try await part in parts {
             switch part {
             case .file(let part):
@@ -62,13 +64,15 @@ extension FeedsAPIImplementation {
                     throw FeedsError.input(
                         "upload_sizes must be a JSON array of {width, height, resize, crop}", field: "upload_sizes")
                 }
+                variants = try (sizes ?? []).map(Self.resizeRequest)
             case .undocumented(let part):
                 for try await _ in part.body {}
             }
         }
         let content = ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
         let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
-            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: true, settings: settings, request: request)
+            let (url, thumb) = try await storeStandalone(
+                file, user: user, imageOnly: true, settings: settings, variants: variants, request: request)
             return Components.Schemas.ImageUploadResponse(
                 duration: request.duration, file: url, thumbUrl: thumb, uploadSizes: sizes)
         }
@@ -102,7 +106,8 @@ extension FeedsAPIImplementation {
 
     /// Checks and stores a standalone upload; returns its URL and, for images, its thumbnail URL.
     private func storeStandalone(
-        _ file: ReceivedFile?, user: String?, imageOnly: Bool, settings: AppSettings, request: AuthenticatedRequest
+        _ file: ReceivedFile?, user: String?, imageOnly: Bool, settings: AppSettings, variants: [ResizeRequest] = [],
+        request: AuthenticatedRequest
     ) async throws -> (String, String?) {
         guard let file else { throw FeedsError.input("the part file is required", field: "file") }
         let owner = try request.principal.actingUser(requested: user, field: "user")
@@ -113,8 +118,33 @@ extension FeedsAPIImplementation {
         )
         let keys = stored.map(\.record.key)
         try await uploads.objects.markUploaded(keys, logger: request.logger)
-        let url = uploads.url(for: keys[0])
-        return (url, checked.isImage ? url : nil)
+        if !variants.isEmpty {
+            do {
+                try await uploads.precompute(variants, of: keys[0], mimeType: checked.file.mimeType, temp: file.url)
+            } catch {
+                // The upload stands; a size that cannot be made answers its own request with the reason.
+                request.logger.warning("could not precompute upload_sizes", metadata: ["error": "\(error)"])
+            }
+        }
+        let thumb = checked.isImage ? uploads.thumbnailURL(for: keys[0], mimeType: checked.file.mimeType) : nil
+        return (uploads.url(for: keys[0]), thumb)
+    }
+
+    /// One entry of `upload_sizes` as a resize, checked like the URL parameters it stands for.
+    static func resizeRequest(_ size: Components.Schemas.ImageSize) throws -> ResizeRequest {
+        var query: [String: String] = [:]
+        query["w"] = size.width.map(String.init)
+        query["h"] = size.height.map(String.init)
+        query["resize"] = size.resize
+        query["crop"] = size.crop
+        do {
+            guard let request = try ResizeRequest(query: query) else {
+                throw FeedsError.input("each of upload_sizes needs a width or a height", field: "upload_sizes")
+            }
+            return request
+        } catch let error as FeedsError {
+            throw FeedsError.input("upload_sizes: \(error.message)", field: "upload_sizes")
+        }
     }
 
     /// Deletes one of our objects by its URL: its owner or the server; again is fine; not ours is 404.

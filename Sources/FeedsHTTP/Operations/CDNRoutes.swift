@@ -1,5 +1,6 @@
 import FeedsCDN
 import FeedsCore
+import FeedsMedia
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,6 +9,7 @@ import Hummingbird
 /// Served so they cannot attack: never sniffed, and anything but plain media downloads in a sandbox.
 struct CDNRoutes {
     let cdn: LocalDiskCDN
+    let variants: ImageVariants
     let fileIO = FileIO()
 
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -23,43 +25,75 @@ struct CDNRoutes {
 
     private func serve<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         let raw = try Self.verifiedKey(request, context: context, signer: cdn.signer)
-        let query = request.uri.queryParameters
         guard let key = ObjectKey(rawValue: raw), let object = try cdn.object(for: key) else {
             throw FeedsError.notFound("no such file")
         }
-        var headers = Self.safetyHeaders(for: object)
-        headers[.eTag] = object.etag
+        if let resize = try ResizeRequest(query: Self.query(request)) {
+            let (variant, outcome) = try await variants.variant(of: key, mimeType: object.mimeType, request: resize) {
+                object.path
+            }
+            let file = ServedFile(
+                key: key, path: variant.path, size: variant.size, mimeType: variant.mimeType, etag: variant.etag)
+            return try await Self.respond(with: file, variant: outcome, to: request, context: context, fileIO: fileIO)
+        }
+        let file = ServedFile(key: key, path: object.path, size: object.size, mimeType: object.mimeType, etag: object.etag)
+        return try await Self.respond(with: file, to: request, context: context, fileIO: fileIO)
+    }
+
+    /// A file on local disk to answer with: a stored object, or a variant of one.
+    struct ServedFile {
+        var key: ObjectKey
+        var path: String
+        var size: Int64
+        var mimeType: String
+        var etag: String
+    }
+
+    /// The query as a dictionary (the first of repeated names).
+    static func query(_ request: Request) -> [String: String] {
+        Dictionary(
+            request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Serves a local file with `ETag`/`If-None-Match`, `Range`, the safety headers, and a
+    /// `Cache-Control` that lets browsers and CDNs keep the answer until the URL expires.
+    static func respond<Context: RequestContext>(
+        with file: ServedFile, variant: VariantCache.Outcome? = nil, to request: Request, context: Context, fileIO: FileIO
+    ) async throws -> Response {
+        var headers = safetyHeaders(key: file.key, mimeType: file.mimeType)
+        headers[.eTag] = file.etag
         headers[.acceptRanges] = "bytes"
-        if let expires = query["Expires"].flatMap({ Double(String($0)) }) {
+        if let variant { headers[HTTPField.Name("X-Feeds-Variant")!] = variant.rawValue }
+        if let expires = request.uri.queryParameters["Expires"].flatMap({ Double(String($0)) }) {
             let seconds = max(0, Int(expires - Date().timeIntervalSince1970))
-            headers[.cacheControl] = "private, max-age=\(seconds)"
+            headers[.cacheControl] = "public, max-age=\(seconds)"
         }
         if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == object.etag || $0 == "*" })
+            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag || $0 == "*" })
         {
             return Response(status: .notModified, headers: headers)
         }
-        if let range = request.headers[.range], object.size > 0 {
-            guard let bounds = Self.byteRange(range, size: object.size) else {
-                headers[.contentRange] = "bytes */\(object.size)"
+        if let range = request.headers[.range], file.size > 0 {
+            guard let bounds = byteRange(range, size: file.size) else {
+                headers[.contentRange] = "bytes */\(file.size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             }
-            headers[.contentRange] = "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(object.size)"
+            headers[.contentRange] = "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(file.size)"
             headers[.contentLength] = String(bounds.count)
-            let body = try await fileIO.loadFile(path: object.path, range: bounds, context: context)
+            let body = try await fileIO.loadFile(path: file.path, range: bounds, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         }
-        headers[.contentLength] = String(object.size)
-        return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: object.path, context: context))
+        headers[.contentLength] = String(file.size)
+        return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: file.path, context: context))
     }
 
     /// The stored type, never sniffed; only raster images, audio and video render inline.
-    static func safetyHeaders(for object: StoredObject) -> HTTPFields {
+    static func safetyHeaders(key: ObjectKey, mimeType: String) -> HTTPFields {
         var headers: HTTPFields = [:]
-        headers[.contentType] = object.mimeType
+        headers[.contentType] = mimeType
         headers[.xContentTypeOptions] = "nosniff"
         headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
-        headers[.contentDisposition] = ServingPolicy.contentDisposition(for: object.key, mimeType: object.mimeType)
+        headers[.contentDisposition] = ServingPolicy.contentDisposition(for: key, mimeType: mimeType)
         return headers
     }
 

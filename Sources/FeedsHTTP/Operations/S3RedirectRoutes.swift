@@ -1,5 +1,6 @@
 import FeedsCDN
 import FeedsCore
+import FeedsMedia
 import Foundation
 import Hummingbird
 
@@ -10,6 +11,8 @@ import Hummingbird
 struct S3RedirectRoutes {
     let cdn: S3CDN
     let objects: any ObjectStore
+    let variants: ImageVariants
+    let fileIO = FileIO()
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/cdn/:prefix/:name") { request, context in
@@ -29,6 +32,19 @@ struct S3RedirectRoutes {
         guard let key = ObjectKey(rawValue: raw), let record = try await objects.object(key, logger: context.logger),
             record.state != .deleted
         else { throw FeedsError.notFound("no such file") }
+        // A resize is made here, from a copy of the original fetched once, and served from this node.
+        if let resize = try ResizeRequest(query: CDNRoutes.query(request)) {
+            let (cdn, variants) = (cdn, variants)
+            let (variant, outcome) = try await variants.variant(of: key, mimeType: record.mimeType, request: resize) {
+                try await variants.original(of: key, from: cdn)
+            }
+            let file = CDNRoutes.ServedFile(
+                key: key, path: variant.path, size: variant.size, mimeType: variant.mimeType, etag: variant.etag)
+            var response = try await CDNRoutes.respond(
+                with: file, variant: outcome, to: request, context: context, fileIO: fileIO)
+            if method == "HEAD" { response.body = .init() }
+            return response
+        }
         let expires = request.uri.queryParameters["Expires"].flatMap { Double(String($0)) } ?? 0
         let location = cdn.presignedURL(for: key, method: method, notAfter: Date(timeIntervalSince1970: expires))
         return Response(

@@ -91,7 +91,8 @@ func makeUploadPipeline(
     return UploadPipeline(
         objects: PostgresObjectStore(client: client),
         uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
-        cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory, settings: settings
+        cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory, settings: settings,
+        variants: try ImageVariants(directory: configuration.variantDirectory, budget: configuration.variantCacheBytes)
     )
 }
 
@@ -112,8 +113,10 @@ func makeURLSigner(_ configuration: FeedsConfiguration) throws -> URLSigner {
 
 /// `/cdn/{key}`: served from disk, or redirected to the store.
 func registerCDNRoutes<Context: RequestContext>(_ uploads: UploadPipeline, on router: Router<Context>) {
-    if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local).register(on: router) }
-    if let s3 = uploads.cdn as? S3CDN { S3RedirectRoutes(cdn: s3, objects: uploads.objects).register(on: router) }
+    if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local, variants: uploads.variants).register(on: router) }
+    if let s3 = uploads.cdn as? S3CDN {
+        S3RedirectRoutes(cdn: s3, objects: uploads.objects, variants: uploads.variants).register(on: router)
+    }
 }
 
 /// The sweeper of abandoned uploads, for the server's loop and `feeds gc`.

@@ -21,6 +21,8 @@ public struct FeedsConfiguration: Sendable {
     public var unattachedTTL: Duration?
     /// How often the server sweeps (one node at a time).
     public var gcInterval: Duration
+    /// The disk budget of resized images (and S3 originals fetched to resize), `FEEDS_VARIANT_CACHE_MB`.
+    public var variantCacheBytes: Int64 = 1024 << 20
     /// How often a node reloads the app settings in case it missed a notification.
     public var settingsRefreshInterval: Duration = .seconds(30)
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
@@ -46,6 +48,8 @@ public struct FeedsConfiguration: Sendable {
 
     /// Where uploads wait while they are checked: beside the CDN, so storing one is a rename.
     public var tempDirectory: URL { dataDirectory.appendingPathComponent("tmp") }
+    /// Resized images, least recently used out first.
+    public var variantDirectory: URL { dataDirectory.appendingPathComponent("variants") }
     /// The local CDN's objects.
     public var cdnDirectory: URL { dataDirectory.appendingPathComponent("cdn") }
 }

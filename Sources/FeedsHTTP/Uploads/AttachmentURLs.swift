@@ -13,7 +13,7 @@ enum AttachmentURLs {
         resolved["asset_url"] = url
         if case .string(let type) = payload["mime_type"], type.hasPrefix("image/") {
             resolved["image_url"] = url
-            resolved["thumb_url"] = url
+            resolved["thumb_url"] = .string(pipeline.thumbnailURL(for: key, mimeType: type))
         }
         return resolved
     }

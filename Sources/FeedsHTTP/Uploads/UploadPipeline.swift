@@ -1,5 +1,6 @@
 import FeedsCDN
 import FeedsCore
+import FeedsMedia
 import Foundation
 import Logging
 
@@ -13,6 +14,8 @@ struct UploadPipeline: Sendable {
     let tempDirectory: URL
     /// The app's upload rules and URL lifetime, as this node last heard of them.
     let settings: AppSettingsCache
+    /// Resized images, for thumbnails and `upload_sizes`.
+    let variants: ImageVariants
 
     /// The largest file a request may stream to disk under `settings`: the limit of the rules
     /// for `imageOnly`, or when that is not known yet (an attachment's type comes with the
@@ -36,6 +39,25 @@ struct UploadPipeline: Sendable {
     func url(for key: ObjectKey) -> String {
         let lifetime = TimeInterval(settings.current.cdnExpirationSeconds)
         return cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(lifetime)).absoluteString
+    }
+
+    /// The signed URL of an image's thumbnail: a variant that fits in 512×512, or the original
+    /// where there is none (SVG is never rasterised).
+    func thumbnailURL(for key: ObjectKey, mimeType: String) -> String {
+        let url = url(for: key)
+        guard ImageResizer.outputType(for: mimeType) != nil else { return url }
+        let side = ImageVariants.thumbnailSide
+        return url + "&w=\(side)&h=\(side)"
+    }
+
+    /// Makes the variants of a just-stored image ahead of their first request. `temp` is the
+    /// upload's temp file, still there when the store copied it (S3) and renamed when it did not.
+    func precompute(_ requests: [ResizeRequest], of key: ObjectKey, mimeType: String, temp: URL) async throws {
+        let local = (cdn as? LocalDiskCDN).flatMap { try? $0.object(for: key)?.path }
+        let source = local ?? temp.path
+        for request in requests {
+            _ = try await variants.variant(of: key, mimeType: mimeType, request: request) { source }
+        }
     }
 
     /// Reserves and uploads `jobs`; returns their records and payloads (each holding its key) in order.
