@@ -27,6 +27,8 @@ public actor VariantCache {
     private let directory: URL
     private let budget: Int64
     private var entries: [String: (entry: Entry, lastUsed: UInt64)] = [:]
+    /// Names already hashed to their ids, so that a hit costs no hashing.
+    private var ids: [String: String] = [:]
     private var inFlight: [String: Task<Entry, any Error>] = [:]
     private var used: Int64 = 0
     private var tick: UInt64 = 0
@@ -67,15 +69,24 @@ public actor VariantCache {
     /// The bytes held now.
     public var bytesUsed: Int64 { used }
 
+    /// Forgets a file that is gone from disk (removed by hand, say), so that the next request makes it again.
+    public func forget(_ entry: Entry) {
+        guard let id = entries.first(where: { $0.value.entry.path == entry.path })?.key else { return }
+        used -= entry.size
+        entries[id] = nil
+        if let name = ids.first(where: { $0.value == id })?.key { ids[name] = nil }
+    }
+
     /// The file for `name` (any text naming the source and the variant), made by `make` when it is
     /// not here: `make` writes the path it is given and returns the file's MIME type.
     public func file(
         _ name: String, make: @escaping @Sendable (_ path: String) async throws -> String
     ) async throws -> (Entry, Outcome) {
-        let id = SHA256.hash(data: Data(name.utf8)).map { String(format: "%02x", $0) }.joined()
-        if let held = entries[id], FileManager.default.fileExists(atPath: held.entry.path) {
+        let id = ids[name] ?? SHA256.hash(data: Data(name.utf8)).map { String(format: "%02x", $0) }.joined()
+        if let held = entries[id] {
             tick += 1
             entries[id]?.lastUsed = tick
+            ids[name] = id
             return (held.entry, .cached)
         }
         if let running = inFlight[id] { return (try await running.value, .coalesced) }
@@ -102,6 +113,7 @@ public actor VariantCache {
         tick += 1
         if let replaced = entries[id] { used -= replaced.entry.size }
         entries[id] = (entry, tick)
+        ids[name] = id
         used += entry.size
         evict(keeping: id)
         return (entry, .computed)
@@ -115,6 +127,7 @@ public actor VariantCache {
             try? FileManager.default.removeItem(atPath: oldest.value.entry.path)
             used -= oldest.value.entry.size
             entries[oldest.key] = nil
+            if let name = ids.first(where: { $0.value == oldest.key })?.key { ids[name] = nil }
         }
     }
 }

@@ -27,7 +27,8 @@ struct ImageVariants: Sendable {
         guard ImageResizer.outputType(for: mimeType) != nil else {
             throw FeedsError.input("\(mimeType) files cannot be resized; fetch the URL without w and h", field: "w")
         }
-        return try await cache.file("\(key.rawValue)#\(request.variantName)") { [resizes] destination in
+        let name = "\(key.rawValue)#\(request.variantName)"
+        let make: @Sendable (String) async throws -> String = { [resizes] destination in
             let original = try await source()
             try await resizes.acquire()
             defer { resizes.release() }
@@ -35,6 +36,11 @@ struct ImageVariants: Sendable {
                 try ImageResizer.resize(source: original, mimeType: mimeType, request: request, to: destination).mimeType
             }
         }
+        let found = try await cache.file(name, make: make)
+        // A cached file removed behind the cache's back is made again.
+        guard found.1 == .cached, !FileManager.default.fileExists(atPath: found.0.path) else { return found }
+        await cache.forget(found.0)
+        return try await cache.file(name, make: make)
     }
 
     /// A local copy of an S3 object, fetched once and kept in the cache like a variant.

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The images targets, each against a baseline measured in the same run:
+#   1. resizing a 4000×3000 JPEG to 400 px through the API: at most 1.3× vipsthumbnail on the same file;
+#   2. a cached variant served as fast as a stored object of the same size (wrk, c=32): ratio ≥ 0.9;
+#   3. 8 concurrent resizes of 16 MP sources: the server's peak RSS under 512 MB.
+# Usage: bench/images.sh [path/to/feeds] [results.json]   (run under scripts/with-test-postgres.sh)
+set -euo pipefail
+
+bin=${1:-.build/release/feeds}
+out=${2:-}
+: "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
+for tool in vips vipsthumbnail wrk curl; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing: run scripts/install-deps.sh bench" >&2; exit 1; }
+done
+dir=$(mktemp -d /tmp/feeds-bench-images.XXXXXX)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+key=bench-key
+secret=bench-secret-0123456789abcdef0123456789abcdef
+common=(--api-key "$key" --api-secret "$secret" --data-dir "$dir/data" --database-url "$FEEDS_TEST_DATABASE_URL")
+"$bin" serve "${common[@]}" --port "$port" --log-level warning >"$dir/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$dir"' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+token=$("$bin" token --user bench "${common[@]}")
+upload() { # file [endpoint] -> the signed URL
+  curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" -F "file=@$1" \
+    "http://127.0.0.1:$port/api/v2/uploads/${2:-image}?api_key=$key" | python3 -c 'import json,sys; print(json.load(sys.stdin)["file"])'
+}
+now() { date +%s.%N; }
+calc() { python3 -c "print($1)"; }
+
+# Photo-like sources: noise does not compress, so the decoder has real work.
+vips gaussnoise "$dir/noise.v" 4000 3000 --mean 128 --sigma 40
+vips colourspace "$dir/noise.v" "$dir/grey.v" b-w
+vips bandjoin "$dir/grey.v $dir/grey.v $dir/grey.v" "$dir/rgb.v"
+vips cast "$dir/rgb.v" "$dir/photo.v" uchar
+vips copy "$dir/photo.v" "$dir/photo.jpg[Q=90]"
+vips gaussnoise "$dir/big.v" 4900 3265 --mean 128 --sigma 40
+vips cast "$dir/big.v" "$dir/big.jpg[Q=90]" uchar
+
+runs=10
+url=$(upload "$dir/photo.jpg")
+# Warm both up once, so neither pays for loading libraries.
+vipsthumbnail "$dir/photo.jpg" --size 400x -o "$dir/warm.jpg"
+curl -sf -o /dev/null "$url&w=399"
+start=$(now)
+for i in $(seq 1 $runs); do vipsthumbnail "$dir/photo.jpg" --size 400x -o "$dir/t$i.jpg[Q=85,strip]"; done
+vips_s=$(calc "($(now) - $start) / $runs")
+start=$(now)
+# A new width each time: every request is a real resize, never a cache hit.
+for i in $(seq 1 $runs); do curl -sf -o /dev/null "$url&w=$((400 + i))"; done
+api_s=$(calc "($(now) - $start) / $runs")
+resize_ratio=$(calc "$api_s / $vips_s")
+
+# A cached variant against a stored object of the very same bytes.
+curl -sf -o "$dir/variant.jpg" "$url&w=400"
+plain=$(upload "$dir/variant.jpg" file)
+wrk_rps() { wrk -t2 -c32 -d5s "$1" | awk '/Requests\/sec/ {print $2}'; }
+stored_rps=$(wrk_rps "$plain")
+variant_rps=$(wrk_rps "$url&w=400")
+cached_ratio=$(calc "$variant_rps / $stored_rps")
+
+# Eight resizes of 16 MP sources at once.
+big=$(upload "$dir/big.jpg")
+before=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
+pids=()
+for i in $(seq 1 8); do curl -sf -o /dev/null "$big&w=$((1000 + i))&h=$((1000 + i))&resize=crop" & pids+=($!); done
+for pid in "${pids[@]}"; do wait "$pid"; done
+peak=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
+peak_mb=$((peak / 1024))
+
+printf '%-44s %10s %10s %8s %s\n' measure feeds baseline ratio target
+printf '%-44s %9.3fs %9.3fs %7.2fx %s\n' "4000x3000 JPEG to 400 px (mean of $runs)" "$api_s" "$vips_s" "$resize_ratio" "<= 1.3x vipsthumbnail"
+printf '%-44s %10.0f %10.0f %7.2fx %s\n' "cached variant vs stored object, req/s c=32" "$variant_rps" "$stored_rps" "$cached_ratio" ">= 0.9x"
+printf '%-44s %9sMB %10s %8s %s\n' "8 concurrent 16 MP resizes, peak RSS" "$peak_mb" "-" "-" "< 512 MB (before: $((before / 1024)) MB)"
+if [ -n "$out" ]; then
+  cat >"$out" <<JSON
+{"resize_seconds": $api_s, "vipsthumbnail_seconds": $vips_s, "resize_ratio": $resize_ratio,
+ "cached_variant_rps": $variant_rps, "stored_object_rps": $stored_rps, "cached_ratio": $cached_ratio,
+ "concurrent_resize_peak_rss_mb": $peak_mb}
+JSON
+fi
