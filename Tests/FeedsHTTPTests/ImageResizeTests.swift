@@ -45,6 +45,9 @@ import Testing
                 #expect(reply.headers.first(name: "Cache-Control")?.hasPrefix("public, max-age=") == true)
                 #expect(reply.headers.first(name: "X-Feeds-Variant") == "computed")
             }
+            // The original is fetched from S3 once, into the same cache: seven variants and one original.
+            let cached = try FileManager.default.contentsOfDirectory(atPath: server.configuration.variantDirectory.path)
+            #expect(cached.count == (backend == .s3 ? 8 : 7), "\(cached)")
             let again = try await server.fetch(url + "&w=200")
             #expect(again.headers.first(name: "X-Feeds-Variant") == "cached")
             #expect(try dimensions(again) == (200, 150))
@@ -67,6 +70,25 @@ import Testing
             }
             let tampered = url.replacingOccurrences(of: "Signature=", with: "Signature=A")
             #expect(try await server.fetch(tampered + "&w=10").status == 403)
+        }
+    }
+
+    /// Errors and redirects under /cdn are as safe as files: never sniffed, sandboxed.
+    @Test(arguments: Backend.allCases) func everyCDNAnswerCarriesTheSafetyHeaders(backend: Backend) async throws {
+        try await TestServer.run(backend: backend) { server in
+            let (url, _) = try await upload(server)
+            let path = String(url.dropFirst(server.baseURL.count))
+            let answers = [
+                try await server.send(.GET, path, followRedirects: false),  // 200, or 302 to the store
+                try await server.send(.GET, path + "&w=0"),  // 400
+                try await server.send(.GET, path.replacingOccurrences(of: "Signature=", with: "Signature=A")),  // 403
+                try await server.send(.GET, "/cdn/00000000000000000000000000000000/x.png"),  // 403, unsigned
+            ]
+            #expect(answers.map(\.status) == [backend == .s3 ? 302 : 200, 400, 403, 403])
+            for answer in answers {
+                #expect(answer.headers.first(name: "X-Content-Type-Options") == "nosniff")
+                #expect(answer.headers.first(name: "Content-Security-Policy") == "default-src 'none'; sandbox")
+            }
         }
     }
 

@@ -43,6 +43,7 @@ public func buildApplication(
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: CDNSafetyHeadersMiddleware())
     router.add(middleware: APIErrorMiddleware(routes: routes))
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
