@@ -12,16 +12,7 @@ out=${2:-}
 for tool in vips vipsthumbnail wrk curl; do
   command -v "$tool" >/dev/null || { echo "$tool is missing: run scripts/install-deps.sh bench" >&2; exit 1; }
 done
-dir=$(mktemp -d /tmp/feeds-bench-images.XXXXXX)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-key=bench-key
-secret=bench-secret-0123456789abcdef0123456789abcdef
-common=(--api-key "$key" --api-secret "$secret" --data-dir "$dir/data" --database-url "$FEEDS_TEST_DATABASE_URL")
-"$bin" serve "${common[@]}" --port "$port" --log-level warning >"$dir/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$dir"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
-token=$("$bin" token --user bench "${common[@]}")
+source "$(dirname "$0")/serve.sh"
 upload() { # file [endpoint] -> the signed URL
   curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" -F "file=@$1" \
     "http://127.0.0.1:$port/api/v2/uploads/${2:-image}?api_key=$key" | python3 -c 'import json,sys; print(json.load(sys.stdin)["file"])'

@@ -13,19 +13,9 @@ if [ "$store" = s3 ]; then
     FEEDS_S3_REGION="$FEEDS_TEST_S3_REGION" AWS_ACCESS_KEY_ID="$FEEDS_TEST_S3_ACCESS_KEY_ID" \
     AWS_SECRET_ACCESS_KEY="$FEEDS_TEST_S3_SECRET_ACCESS_KEY"
 fi
-dir=$(mktemp -d /tmp/feeds-bench.XXXXXX)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-key=bench-key
-secret=bench-secret-0123456789abcdef0123456789abcdef
-common=(--api-key "$key" --api-secret "$secret" --data-dir "$dir/data" --database-url "$FEEDS_TEST_DATABASE_URL")
-
-"$bin" serve "${common[@]}" --port "$port" --log-level warning >"$dir/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$dir"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+source "$(dirname "$0")/serve.sh"
 
 truncate -s 100M "$dir/file.bin"
-token=$("$bin" token --user bench "${common[@]}")
 hwm() { awk '/VmHWM/ {print $2}' "/proc/$server/status"; }
 
 before=$(hwm)
