@@ -133,6 +133,7 @@ let package = Package(
             name: "FeedsHTTPTests",
             dependencies: ["FeedsHTTP", "FeedsCDN", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        .testTarget(name: "FeedsLoadTestTests", dependencies: ["FeedsLoadTest", "FeedsCore", "FeedsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
