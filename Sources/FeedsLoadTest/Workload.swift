@@ -82,10 +82,15 @@ struct Workload: Sendable {
     /// The write a 2xx reply acknowledges; nil for reads, and for a reply that names no write
     /// (which the runner counts as an error).
     static func acknowledgement(_ expectation: Expectation, reply: ByteBuffer) -> (Acknowledged?, valid: Bool) {
+        if case .read = expectation {
+            // A page is 25 activities of JSON: looking for its array, not parsing it, keeps the
+            // tester's own CPU (on the same machine as the server, often) out of the measure.
+            return (nil, reply.readableBytesView.firstRange(of: Self.activitiesKey) != nil)
+        }
         let json = (try? JSONSerialization.jsonObject(with: Data(buffer: reply))) as? [String: Any]
         switch expectation {
         case .read:
-            return (nil, json?["activities"] is [Any])
+            return (nil, false)
         case .activity(let user, let text, let file):
             guard let id = (json?["activity"] as? [String: Any])?["id"] as? String else { return (nil, false) }
             return (.activity(id: id, user: user, text: text, file: file), true)
@@ -94,6 +99,8 @@ struct Workload: Sendable {
             return (.upload(url: url, user: user, file: file), true)
         }
     }
+
+    static let activitiesKey = Array(#""activities":["#.utf8)
 
     /// A request to `/api/v2` + `path` as user number `user`.
     func apiRequest(_ path: String, user: Int, method: HTTPMethod = .POST) -> HTTPClientRequest {
