@@ -18,10 +18,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	scripts/with-test-postgres.sh $(SWIFT) test --skip-build
 
-## Release build, then the benchmarks against a private PostgreSQL (today: the 100 MB upload's memory bound).
+## Release build, then the server against its baselines (pgbench, nginx) in the same run: a table
+## of ratios and bench/results.json; fails when a target is missed.
 bench: deps
+	scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product feeds
-	scripts/with-test-postgres.sh bench/upload-rss.sh .build/release/feeds
+	scripts/with-test-postgres.sh bench/run.sh .build/release/feeds
 
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
