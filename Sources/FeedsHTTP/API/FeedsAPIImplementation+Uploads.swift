@@ -13,7 +13,7 @@ extension FeedsAPIImplementation {
         defer { tempFiles.removeAll() }
         var file: ReceivedFile?
         var user: String?
-        for try await part in parts {
+        for try await part in FastMultipart.parts(parts) {
             switch part {
             case .file(let part):
                 file = try await receive(part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles)
@@ -41,7 +41,7 @@ extension FeedsAPIImplementation {
         var file: ReceivedFile?
         var user: String?
         var sizes: [Components.Schemas.ImageSize]?
-        for try await part in parts {
+        for try await part in FastMultipart.parts(parts) {
             switch part {
             case .file(let part):
                 file = try await receive(part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles)
