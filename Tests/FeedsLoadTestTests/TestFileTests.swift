@@ -42,3 +42,13 @@ import Testing
         #expect(!compare(file, bytes(of: file) + [0], chunk: 512))
     }
 }
+
+@Suite struct ReplyCheckTests {
+    @Test func aFeedPageIsRecognisedByItsActivitiesArray() {
+        let key = Workload.activitiesKey
+        #expect(Workload.contains(ByteBuffer(string: #"{"activities":[],"next":null}"#), key))
+        #expect(Workload.contains(ByteBuffer(string: #"{"a":"\"activities\":","x":1,"activities":[{}]}"#), key))
+        #expect(!Workload.contains(ByteBuffer(string: #"{"code":4,"message":"activities"}"#), key))
+        #expect(!Workload.contains(ByteBuffer(string: #"{"activities""#), key))
+    }
+}
