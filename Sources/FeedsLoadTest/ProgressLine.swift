@@ -11,20 +11,23 @@ struct ProgressLine: Sendable {
     let start: ContinuousClock.Instant
     let terminal: Bool
     let output: @Sendable (String) -> Void
+    /// How often it prints: four times a second on a terminal, else once a second.
+    let interval: Duration
 
     init(
         recorder: LatencyRecorder, start: ContinuousClock.Instant, terminal: Bool = isatty(STDERR_FILENO) == 1,
+        interval: Duration? = nil,
         output: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) {
         self.recorder = recorder
         self.start = start
         self.terminal = terminal
+        self.interval = interval ?? (terminal ? .milliseconds(250) : .seconds(1))
         self.output = output
     }
 
     /// Prints until cancelled, then ends the line on a terminal.
     func run() async {
-        let interval: Duration = terminal ? .milliseconds(250) : .seconds(1)
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             if Task.isCancelled { break }
