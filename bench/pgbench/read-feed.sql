@@ -1,5 +1,6 @@
 -- One page of 25 of a user's feed, read by that user: the same SELECT as
--- PostgresActivityStore.queryActivities for one feed (ActivityRow.columns, limit + 1).
+-- PostgresActivityStore.queryActivities for one feed (ActivityRow.columns, limit + 1);
+-- BenchSQLTests fails when the two drift apart.
 -- (pgbench would take the colon of 'user:' for a variable, hence E'user\x3a…'.)
 \set u random(0, 99)
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
