@@ -14,31 +14,27 @@ import Testing
         #expect(line.contains("50.5 req/s") || line.contains("50.4 req/s"))
     }
 
-    @Test func withoutATerminalItPrintsWholeLines() async throws {
+    /// What a progress line printing every 20 ms writes, once it has written `count` times (five seconds at most).
+    func writes(terminal: Bool, atLeast count: Int) async throws -> [String] {
         let printed = Shared<[String]>([])
         let progress = ProgressLine(
-            recorder: LatencyRecorder(), start: .now, terminal: false, interval: .milliseconds(20),
+            recorder: LatencyRecorder(), start: .now, terminal: terminal, interval: .milliseconds(20),
             output: { text in printed.withLock { $0.append(text) } })
         let task = Task { await progress.run() }
-        // However slow the machine, wait for three lines (five seconds at most).
-        for _ in 0..<250 where printed.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<250 where printed.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(20)) }
         task.cancel()
         await task.value
-        let lines = printed.withLock { $0 }
+        return printed.withLock { $0 }
+    }
+
+    @Test func withoutATerminalItPrintsWholeLines() async throws {
+        let lines = try await writes(terminal: false, atLeast: 3)
         #expect(lines.count >= 3)
         #expect(lines.allSatisfy { $0.hasSuffix("\n") && !$0.contains("\r") && $0.hasPrefix("elapsed ") })
     }
 
     @Test func onATerminalItRewritesOneLineAndEndsIt() async throws {
-        let printed = Shared<[String]>([])
-        let progress = ProgressLine(
-            recorder: LatencyRecorder(), start: .now, terminal: true, interval: .milliseconds(20),
-            output: { text in printed.withLock { $0.append(text) } })
-        let task = Task { await progress.run() }
-        for _ in 0..<250 where printed.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(20)) }
-        task.cancel()
-        await task.value
-        let writes = printed.withLock { $0 }
+        let writes = try await writes(terminal: true, atLeast: 2)
         #expect(writes.count >= 3)
         #expect(writes.allSatisfy { $0.hasPrefix("\r\u{1B}[Kelapsed ") })
         #expect(writes.dropLast().allSatisfy { !$0.hasSuffix("\n") })
