@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Domain types, errors, rules and store protocols: no HTTP, no PostgresNIO.
@@ -92,11 +93,22 @@ let package = Package(
             // Served at GET /openapi.yaml; the link points at the root spec.
             resources: [.embedInCode("openapi.yaml")]
         ),
+        // `feeds loadtest`: drives a server over HTTP, measures, and reads every acknowledged write back.
+        .target(
+            name: "FeedsLoadTest",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "feeds",
             dependencies: [
                 "FeedsHTTP",
                 "FeedsPostgres",
+                "FeedsLoadTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -130,6 +142,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "FeedsLoadTestTests", dependencies: ["FeedsLoadTest", "FeedsCore", "FeedsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

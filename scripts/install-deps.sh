@@ -8,6 +8,16 @@ command -v curl >/dev/null 2>&1 || need+=(curl)
 # FeedsMedia: libmagic sniffs types, libvips reads image headers (SwiftPM finds vips through pkg-config).
 [ -f /usr/include/magic.h ] || need+=(libmagic-dev)
 [ -f /usr/include/vips/vips.h ] || need+=(libvips-dev)
+# `install-deps.sh bench`: what make bench measures against (nginx with its DAV module, wrk,
+# vipsthumbnail, pgbench), and perf for profiling the gaps it finds.
+if [ "${1:-}" = bench ]; then
+  shift
+  command -v nginx >/dev/null 2>&1 || need+=(nginx)
+  command -v wrk >/dev/null 2>&1 || need+=(wrk)
+  command -v vipsthumbnail >/dev/null 2>&1 || need+=(libvips-tools)
+  command -v pgbench >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pgbench >/dev/null 2>&1 || need+=(postgresql-contrib)
+  command -v perf >/dev/null 2>&1 || need+=(linux-perf)
+fi
 for extra in "$@"; do need+=("$extra"); done
 
 # The tests' S3-compatible store (scripts/with-test-s3.sh): moto's server, and boto3 to set it up.
@@ -22,6 +32,8 @@ if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# Debian's nginx starts a server of its own on port 80; the bench runs private ones.
+if [ -x /usr/sbin/nginx ] && [ -f /run/nginx.pid ]; then $sudo /usr/sbin/nginx -s stop 2>/dev/null || true; fi
 # Debian's package starts a cluster of its own; ours are private, so leave the port free.
 if command -v pg_ctlcluster >/dev/null 2>&1; then
   for conf in /etc/postgresql/*/main; do

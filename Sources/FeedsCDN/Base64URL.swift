@@ -2,19 +2,31 @@ import Foundation
 
 /// Base64url without padding (RFC 4648 §5), the form a signature takes in a query string.
 enum Base64URL {
+    // Byte maps rather than Foundation's replacingOccurrences: every signed GET verifies a
+    // signature, and the string replacements were a tenth of its CPU time (perf, make bench).
     static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let standard = Data(bytes).base64EncodedString()
+        var url: [UInt8] = []
+        url.reserveCapacity(standard.utf8.count)
+        for byte in standard.utf8 {
+            switch byte {
+            case UInt8(ascii: "+"): url.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): url.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: url.append(byte)
+            }
+        }
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// The bytes, or nil when `text` holds anything outside the unpadded base64url alphabet.
     static func decode(_ text: String) -> Data? {
         guard text.utf8.allSatisfy(isAlphabet) else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard)
+        var standard: [UInt8] = text.utf8.map { byte in
+            byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte
+        }
+        standard += repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: Data(standard))
     }
 
     private static func isAlphabet(_ byte: UInt8) -> Bool {

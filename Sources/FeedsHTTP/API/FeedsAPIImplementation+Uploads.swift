@@ -16,7 +16,7 @@ extension FeedsAPIImplementation {
         defer { tempFiles.removeAll() }
         var file: ReceivedFile?
         var user: String?
-        for try await part in parts {
+        for try await part in FastMultipart.parts(parts) {
             switch part {
             case .file(let part):
                 file = try await receive(
@@ -48,7 +48,7 @@ extension FeedsAPIImplementation {
         var user: String?
         var sizes: [Components.Schemas.ImageSize]?
         var variants: [ResizeRequest] = []
-        for try await part in parts {
+        for try await part in FastMultipart.parts(parts) {
             switch part {
             case .file(let part):
                 file = try await receive(

@@ -40,6 +40,9 @@ public func buildApplication(
     let settingsStore = PostgresAppSettingsStore(client: client)
     let uploads = try makeUploadPipeline(configuration, client: client, settings: settings, cdn: cdn, logger: logger)
 
+    // Compact JSON: responses are for programs, and pretty-printing costs time on every read.
+    let openAPIConfiguration = Configuration(
+        dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes])
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: MetricsMiddleware())
@@ -55,8 +58,9 @@ public func buildApplication(
     ).registerHandlers(
         on: RecordingTransport(router: router, routes: routes),
         serverURL: Servers.Server1.url(),
-        // Compact JSON: responses are for programs, and pretty-printing costs time on every read.
-        configuration: .init(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes])
+        configuration: openAPIConfiguration,
+        // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
+        middlewares: [FastMultipartMiddleware(configuration: openAPIConfiguration)]
     )
 
     var app = Application(

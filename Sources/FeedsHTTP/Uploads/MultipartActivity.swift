@@ -19,7 +19,7 @@ struct MultipartActivity {
     ) async throws -> MultipartActivity {
         var request: Components.Schemas.AddActivityRequest?
         var files: [String: ReceivedFile] = [:]
-        for try await part in parts {
+        for try await part in FastMultipart.parts(parts) {
             switch part {
             case .activity(let activity):
                 request = activity.payload.body

@@ -5,30 +5,38 @@ import PostgresNIO
 
 extension PostgresActivityStore {
     public func getOrCreateFeed(_ id: FeedID, creatorID: String?, logger: Logger) async throws -> (feed: Feed, created: Bool) {
-        let fid = id.description
-        let created: Bool = try await client.transaction(logger: logger) { connection in
-            if let creatorID {
-                try await Self.ensureUser(creatorID, on: connection, logger: logger)
-                let inserted = try await connection.query(
-                    """
-                    INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES (\(fid), \(id.group), \(id.id), \(creatorID))
-                    ON CONFLICT (fid) DO NOTHING RETURNING fid
-                    """,
-                    logger: logger
-                )
-                var created = false
-                for try await _ in inserted { created = true }
-                return created
-            }
-            return false
+        // Reading a feed is the common case: one SELECT, and a write transaction only when it is missing.
+        if let feed = try await storedFeed(id, logger: logger) { return (feed, false) }
+        guard let creatorID else {
+            throw FeedsError.input("feed \(id.description) does not exist; name user_id to create it", field: "user_id")
         }
+        let created: Bool = try await client.transaction(logger: logger) { connection in
+            try await Self.ensureUser(creatorID, on: connection, logger: logger)
+            let inserted = try await connection.query(
+                """
+                INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES (\(id.description), \(id.group), \(id.id), \(creatorID))
+                ON CONFLICT (fid) DO NOTHING RETURNING fid
+                """,
+                logger: logger
+            )
+            var created = false
+            for try await _ in inserted { created = true }
+            return created
+        }
+        guard let feed = try await storedFeed(id, logger: logger) else {
+            throw FeedsError(.internal, "feed \(id.description) vanished after it was created")
+        }
+        return (feed, created)
+    }
+
+    /// A feed and its creator. The count reads the feed index alone: deleted activities leave it.
+    private func storedFeed(_ id: FeedID, logger: Logger) async throws -> Feed? {
         let rows = try await client.query(
             """
             SELECT f.name, f.description, f.custom::text, f.created_at, f.updated_at,
-                   (SELECT count(*) FROM activity_feeds af JOIN activities a ON a.id = af.activity_id
-                    WHERE af.feed = f.fid AND a.deleted_at IS NULL),
+                   (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid),
                    u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
-            FROM feeds f JOIN users u ON u.id = f.created_by WHERE f.fid = \(fid)
+            FROM feeds f JOIN users u ON u.id = f.created_by WHERE f.fid = \(id.description)
             """,
             logger: logger
         )
@@ -40,13 +48,12 @@ extension PostgresActivityStore {
                 id: c.6, name: c.7, image: c.8, role: c.9, language: c.10, teams: c.11, custom: try JSONText.object(c.12),
                 createdAt: c.13, updatedAt: c.14
             )
-            let feed = Feed(
+            return Feed(
                 id: id, name: c.0, description: c.1, custom: try JSONText.object(c.2), createdBy: creator,
                 activityCount: Int(c.5), createdAt: c.3, updatedAt: c.4
             )
-            return (feed, created)
         }
-        throw FeedsError.input("feed \(fid) does not exist; name user_id to create it", field: "user_id")
+        return nil
     }
 
     public func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User] {

@@ -118,6 +118,8 @@ public struct PostgresActivityStore: ActivityStore {
                 try await connection.query(
                     "UPDATE activities SET deleted_at = now(), updated_at = now() WHERE id = ANY(\(found))", logger: logger
                 )
+                // Out of its feeds too, so that a feed's count is its index rows (0004_feed_rows_follow_deletes.sql).
+                try await connection.query("DELETE FROM activity_feeds WHERE activity_id = ANY(\(found))", logger: logger)
             }
             return found
         }

@@ -1,0 +1,170 @@
+import FeedsCore
+import HTTPTypes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The framing of a `multipart/form-data` body, found with `memchr` and `memcmp` a chunk at a time: part
+/// headers, then body bytes handed out as slices of the chunks they came in (no byte is looked at
+/// twice or copied but the few that might start a delimiter). Feed it chunks with `append`, take
+/// events with `next` until `.needMore`.
+struct MultipartScanner {
+    enum Event: Equatable {
+        /// A new part begins with these header fields.
+        case part(HTTPFields)
+        /// Bytes of the current part's body.
+        case body(ArraySlice<UInt8>)
+        /// The current part's body is complete.
+        case partEnd
+        /// The closing delimiter: no more parts.
+        case end
+        /// Nothing more can be said before the next chunk.
+        case needMore
+    }
+
+    private enum State {
+        case preamble, afterDelimiter, headers, body, bodyEnded, done
+    }
+
+    /// Part headers larger than this are refused rather than buffered without end.
+    static let maxHeaderBytes = 16 * 1024
+
+    /// `CRLF--boundary`: the first one needs no CRLF, so the buffer starts with one.
+    private let delimiter: [UInt8]
+    private var buffer: [UInt8] = [13, 10]
+    private var state = State.preamble
+
+    init(boundary: String) {
+        delimiter = Array("\r\n--\(boundary)".utf8)
+    }
+
+    mutating func append(_ chunk: ArraySlice<UInt8>) {
+        buffer.append(contentsOf: chunk)
+    }
+
+    /// The next event; `atEnd` says no chunk will follow, which turns `.needMore` into an error.
+    mutating func next(atEnd: Bool) throws(FeedsError) -> Event {
+        let event = try step()
+        if event == .needMore, atEnd {
+            throw FeedsError.input("the multipart body ends before its closing boundary")
+        }
+        return event
+    }
+
+    private mutating func step() throws(FeedsError) -> Event {
+        switch state {
+        case .done:
+            return .end
+        case .preamble:
+            guard let at = find(delimiter) else {
+                keepTail(delimiter.count - 1)
+                return .needMore
+            }
+            consume(through: at + delimiter.count)
+            state = .afterDelimiter
+            return try step()
+        case .afterDelimiter:
+            guard buffer.count >= 2 else { return .needMore }
+            if buffer[0] == UInt8(ascii: "-"), buffer[1] == UInt8(ascii: "-") {
+                state = .done
+                buffer = []
+                return .end
+            }
+            guard let crlf = find([13, 10]) else {
+                guard buffer.count < 256 else { throw FeedsError.input("a multipart boundary line is malformed") }
+                return .needMore
+            }
+            // Transport padding (spaces, tabs) may follow a boundary; nothing else may.
+            guard buffer[..<crlf].allSatisfy({ $0 == 32 || $0 == 9 }) else {
+                throw FeedsError.input("a multipart boundary line is malformed")
+            }
+            consume(through: crlf + 2)
+            state = .headers
+            return try step()
+        case .headers:
+            let end: Int
+            if buffer.starts(with: [13, 10]) {
+                end = 0
+            } else if let at = find([13, 10, 13, 10]) {
+                end = at + 2
+            } else {
+                guard buffer.count <= Self.maxHeaderBytes else {
+                    throw FeedsError.input("multipart part headers are larger than \(Self.maxHeaderBytes) bytes")
+                }
+                return .needMore
+            }
+            let fields = try Self.headerFields(buffer[..<end])
+            consume(through: end + 2)
+            state = .body
+            return .part(fields)
+        case .body:
+            if let at = find(delimiter) {
+                let chunk = buffer[..<at]
+                buffer = Array(buffer[(at + delimiter.count)...])
+                state = .bodyEnded
+                return chunk.isEmpty ? try step() : .body(chunk)
+            }
+            // All but the bytes that may begin a delimiter split across chunks.
+            let keep = delimiter.count - 1
+            guard buffer.count > keep else { return .needMore }
+            let chunk = buffer[..<(buffer.count - keep)]
+            buffer = Array(buffer[(buffer.count - keep)...])
+            return .body(chunk)
+        case .bodyEnded:
+            state = .afterDelimiter
+            return .partEnd
+        }
+    }
+
+    /// The offset of `needle` in the buffer: `memchr` to each candidate first byte, `memcmp` for the rest.
+    private func find(_ needle: [UInt8]) -> Int? {
+        buffer.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { needle in
+                guard haystack.count >= needle.count, let base = haystack.baseAddress else { return nil }
+                let first = Int32(needle[0])
+                var offset = 0
+                let last = haystack.count - needle.count
+                while offset <= last {
+                    guard let hit = memchr(base + offset, first, last - offset + 1) else { return nil }
+                    let at = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+                    offset = at + 1
+                }
+                return nil
+            }
+        }
+    }
+
+    private mutating func consume(through offset: Int) {
+        buffer.removeFirst(min(offset, buffer.count))
+    }
+
+    private mutating func keepTail(_ count: Int) {
+        if buffer.count > count { buffer.removeFirst(buffer.count - count) }
+    }
+
+    /// `Name: value` lines, each ended by CRLF.
+    static func headerFields(_ bytes: ArraySlice<UInt8>) throws(FeedsError) -> HTTPFields {
+        var fields = HTTPFields()
+        for line in bytes.split(separator: 10, omittingEmptySubsequences: true) {
+            let text = String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
+            guard let colon = text.firstIndex(of: ":"),
+                let name = HTTPField.Name(String(text[..<colon]))
+            else { throw FeedsError.input("a multipart part header is malformed") }
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: " \t")
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return fields
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        let scalars = Set(set)
+        var view = Substring(self)
+        while let first = view.first, scalars.contains(first) { view = view.dropFirst() }
+        while let last = view.last, scalars.contains(last) { view = view.dropLast() }
+        return String(view)
+    }
+}

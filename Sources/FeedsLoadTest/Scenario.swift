@@ -1,0 +1,40 @@
+/// What a load test sends: one kind of request, or a mix of them.
+public enum Scenario: String, Sendable, CaseIterable, Codable {
+    case createActivity = "create-activity"
+    case readFeed = "read-feed"
+    case uploadFile = "upload-file"
+    case activityWithUploads = "activity-with-uploads"
+    case mixed
+
+    /// The `mixed` cycle, in tenths: mostly reads, as in a feed app, then posts, then files.
+    static let mixedCycle: [Operation] = [
+        .readFeed, .createActivity, .readFeed, .readFeed, .createActivity,
+        .readFeed, .uploadFile, .readFeed, .createActivity, .activityWithUploads,
+    ]
+
+    /// The operation of request number `index`; `mixed` deals them out in a fixed cycle, so any
+    /// run of ten requests holds each in its share.
+    public func operation(forRequest index: Int) -> Operation {
+        switch self {
+        case .createActivity: .createActivity
+        case .readFeed: .readFeed
+        case .uploadFile: .uploadFile
+        case .activityWithUploads: .activityWithUploads
+        case .mixed: Self.mixedCycle[index % Self.mixedCycle.count]
+        }
+    }
+
+    /// Whether feeds must hold a page of activities before the run reads them.
+    var readsFeeds: Bool { self == .readFeed || self == .mixed }
+}
+
+/// One kind of request the load tester sends.
+public enum Operation: String, Sendable, CaseIterable, Codable {
+    case createActivity = "create-activity"
+    case readFeed = "read-feed"
+    case uploadFile = "upload-file"
+    case activityWithUploads = "activity-with-uploads"
+
+    /// Whether the request sends a file (its bytes count towards MB/s).
+    var uploads: Bool { self == .uploadFile || self == .activityWithUploads }
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""make bench's table: each measure of the server against its baseline from the same run, the ratio,
+the target, and whether it was met. Writes bench/results.json; exits 1 when a target is missed."""
+import argparse, datetime, json, os, platform, subprocess
+
+p = argparse.ArgumentParser()
+for name in ["out", "create", "read", "images", "postgres", "feeds-version", "load"]:
+    p.add_argument("--" + name, required=True)
+for name in ["seconds", "create-pg", "read-pg", "get", "get-nginx", "upload", "put", "rss-growth"]:
+    p.add_argument("--" + name, type=float, required=True)
+a = p.parse_args()
+create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
+
+
+def cpu():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def swift():
+    try:
+        return subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+create_ratio = create["throughput_rps"] / a.create_pg
+read_ratio = read["throughput_rps"] / a.read_pg
+get_ratio = a.get / a.get_nginx
+upload_ratio = a.upload / a.put
+rows = [
+    {
+        "measure": "create activity, c=32",
+        "feeds": f'{create["throughput_rps"]:.0f} req/s, p99 {create["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.create_pg:.0f} tps",
+        "ratio": f"{create_ratio:.2f}x",
+        "target": ">= 0.5x, p99 < 20 ms",
+        "met": create_ratio >= 0.5 and create["latency_ms"]["p99"] < 20,
+        "values": {"rps": create["throughput_rps"], "p99_ms": create["latency_ms"]["p99"], "baseline_tps": a.create_pg,
+                   "ratio": create_ratio, "lost": create["lost"]},
+    },
+    {
+        "measure": "read a feed page of 25, c=32",
+        "feeds": f'{read["throughput_rps"]:.0f} req/s, p99 {read["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.read_pg:.0f} tps",
+        "ratio": f"{read_ratio:.2f}x",
+        "target": ">= 0.5x",
+        "met": read_ratio >= 0.5,
+        "values": {"rps": read["throughput_rps"], "p99_ms": read["latency_ms"]["p99"], "baseline_tps": a.read_pg,
+                   "ratio": read_ratio},
+    },
+    {
+        "measure": "signed GET of a 10 KB object, c=32",
+        "feeds": f"{a.get:.0f} req/s",
+        "baseline": f"nginx {a.get_nginx:.0f} req/s",
+        "ratio": f"{get_ratio:.2f}x",
+        "target": ">= 0.3x",
+        "met": get_ratio >= 0.3,
+        "values": {"rps": a.get, "baseline_rps": a.get_nginx, "ratio": get_ratio},
+    },
+    {
+        "measure": "100 MB upload",
+        "feeds": f"{a.upload:.2f} s, RSS +{a.rss_growth:.0f} MB",
+        "baseline": f"nginx PUT {a.put:.2f} s",
+        "ratio": f"{upload_ratio:.2f}x",
+        "target": "<= 2x, RSS < +64 MB",
+        "met": upload_ratio <= 2 and a.rss_growth < 64,
+        "values": {"seconds": a.upload, "baseline_seconds": a.put, "ratio": upload_ratio, "rss_growth_mb": a.rss_growth},
+    },
+    {
+        "measure": "4000x3000 JPEG to 400 px",
+        "feeds": f'{images["resize_seconds"]:.3f} s',
+        "baseline": f'vipsthumbnail {images["vipsthumbnail_seconds"]:.3f} s',
+        "ratio": f'{images["resize_ratio"]:.2f}x',
+        "target": "<= 1.3x",
+        "met": images["resize_ratio"] <= 1.3,
+        "values": images,
+    },
+    {
+        "measure": "cached variant, c=32",
+        "feeds": f'{images["cached_variant_rps"]:.0f} req/s',
+        "baseline": f'stored object {images["stored_object_rps"]:.0f} req/s',
+        "ratio": f'{images["cached_ratio"]:.2f}x',
+        "target": ">= 0.9x (as fast)",
+        "met": images["cached_ratio"] >= 0.9,
+        "values": None,
+    },
+    {
+        "measure": "8 concurrent 16 MP resizes",
+        "feeds": f'peak RSS {images["concurrent_resize_peak_rss_mb"]} MB',
+        "baseline": "-",
+        "ratio": "-",
+        "target": "< 512 MB",
+        "met": images["concurrent_resize_peak_rss_mb"] < 512,
+        "values": None,
+    },
+]
+
+columns = ["measure", "feeds", "baseline", "ratio", "target", "result"]
+cells = [[r["measure"], r["feeds"], r["baseline"], r["ratio"], r["target"],
+          "n/a" if r["met"] is None else ("met" if r["met"] else "MISSED")] for r in rows]
+widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+print()
+print("  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+for row in cells:
+    print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+
+results = {
+    "measured_at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    "feeds_commit": a.feeds_version,
+    "machine": {"cpu": cpu(), "cores": os.cpu_count(), "kernel": platform.release(), "postgres": a.postgres,
+                "swift": swift(), "load_average_at_start": a.load},
+    "seconds_per_measure": a.seconds,
+    "rows": rows,
+}
+with open(a.out, "w") as f:
+    json.dump(results, f, indent=2)
+    f.write("\n")
+print(f"\nwritten to {os.path.relpath(a.out)}")
+missed = [r["measure"] for r in rows if r["met"] is False]
+if missed:
+    print("targets missed: " + "; ".join(missed))
+    raise SystemExit(1)

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# make bench: the release server against the machine's own limits, measured in the same run.
+# Starts the server and nginx as private processes on free ports (PostgreSQL comes from
+# scripts/with-test-postgres.sh), runs each measure and its baseline, prints one table of ratios,
+# writes bench/results.json, and stops everything again, even on failure.
+# Usage: bench/run.sh [path/to/feeds]   Env: BENCH_SECONDS (default 10) per measure.
+set -euo pipefail
+
+bin=$(realpath "${1:-.build/release/feeds}")
+: "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
+here=$(cd "$(dirname "$0")" && pwd)
+seconds=${BENCH_SECONDS:-10}
+dir=$(mktemp -d /tmp/feeds-bench.XXXXXX)
+chmod 755 "$dir"
+key=bench-key
+secret=bench-secret-0123456789abcdef0123456789abcdef
+server="" nginx=""
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+cleanup() {
+  [ -n "$server" ] && { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+  [ -n "$nginx" ] && { kill "$nginx" 2>/dev/null || true; wait "$nginx" 2>/dev/null || true; }
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+pgbench=$(command -v pgbench || echo "$pg_bin/pgbench")
+psql=$(command -v psql || echo "$pg_bin/psql")
+
+# The server, on its own database of the private cluster.
+"$psql" -q "$FEEDS_TEST_DATABASE_URL" -c 'CREATE DATABASE bench'
+db=${FEEDS_TEST_DATABASE_URL%/*}/bench
+port=$(free_port)
+url=http://127.0.0.1:$port
+common=(--api-key "$key" --api-secret "$secret" --data-dir "$dir/data" --database-url "$db")
+"$bin" serve "${common[@]}" --port "$port" --log-level warning >"$dir/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 200); do curl -sf "$url/readyz" >/dev/null && break; sleep 0.1; done
+curl -sf "$url/readyz" >/dev/null || { cat "$dir/server.log"; exit 1; }
+
+# nginx, serving the same bytes and taking DAV PUTs.
+nginx_port=$(free_port)
+mkdir -p "$dir/nginx/www/dav" "$dir/nginx/client-temp"
+sed -e "s|@DIR@|$dir/nginx|g" -e "s|@PORT@|$nginx_port|g" "$here/nginx.conf" >"$dir/nginx/nginx.conf"
+nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" 2>"$dir/nginx/stderr.log" &
+nginx=$!
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.1; done
+
+loadtest() { # scenario, name; prints the table, keeps the JSON report
+  "$bin" loadtest --url "$url" --api-key "$key" --api-secret "$secret" --scenario "$1" --concurrency 32 \
+    --duration "$seconds" --warmup 2 --users 100 --no-progress --json "$dir/$2.json"
+}
+pgbench_tps() { # script; prints tps
+  "$pgbench" -n -M extended -c 32 -j 2 -T "$seconds" -f "$here/pgbench/$1" "$db" >"$dir/$1.log" 2>&1 \
+    || { cat "$dir/$1.log"; exit 1; }
+  awk '/^tps = / {print $3; exit}' "$dir/$1.log"
+}
+wrk_rps() { # url; prints requests/s, and fails on any non-2xx reply
+  wrk -t 2 -c 32 -d "${seconds}s" "$1" >"$dir/wrk.log" 2>&1
+  if grep -q 'Non-2xx' "$dir/wrk.log"; then cat "$dir/wrk.log"; exit 1; fi
+  awk '/^Requests\/sec:/ {print $2}' "$dir/wrk.log"
+}
+
+echo "== create activity, c=32"
+loadtest create-activity create
+create_pg=$(pgbench_tps create-activity.sql)
+echo "pgbench: $create_pg tps"
+
+echo "== read a feed page of 25, c=32"
+# Steady state, as autovacuum keeps it: right after the bursts of inserts above the statistics
+# still say the tables are small, and the feed page is planned as a scan of every activity.
+"$psql" -q "$db" -c 'VACUUM ANALYZE'
+loadtest read-feed read
+read_pg=$(pgbench_tps read-feed.sql)
+echo "pgbench: $read_pg tps"
+
+echo "== signed GET of a 10 KB object, c=32"
+token=$("$bin" token --user bench "${common[@]}")
+head -c 10240 /dev/urandom >"$dir/10k.bin"
+cp "$dir/10k.bin" "$dir/nginx/www/10k.bin"
+object=$(curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" -F "file=@$dir/10k.bin" \
+  "$url/api/v2/uploads/file?api_key=$key" | python3 -c 'import json,sys; print(json.load(sys.stdin)["file"])')
+get_feeds=$(wrk_rps "$object")
+get_nginx=$(wrk_rps "http://127.0.0.1:$nginx_port/10k.bin")
+echo "feeds: $get_feeds req/s, nginx: $get_nginx req/s"
+
+echo "== 100 MB upload (median of 3)"
+head -c 100M /dev/urandom >"$dir/100m.bin"
+hwm() { awk '/VmHWM/ {print $2}' "/proc/$server/status"; }
+rss_before=$(hwm)
+upload_times=() put_times=()
+for i in 1 2 3; do
+  read -r status time < <(curl -s -o "$dir/upload.json" -w '%{http_code} %{time_total}\n' -H 'Stream-Auth-Type: jwt' \
+    -H "Authorization: $token" -F "file=@$dir/100m.bin" "$url/api/v2/uploads/file?api_key=$key")
+  [ "$status" = 201 ] || { cat "$dir/upload.json"; exit 1; }
+  upload_times+=("$time")
+  read -r status time < <(curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -T "$dir/100m.bin" \
+    "http://127.0.0.1:$nginx_port/dav/100m-$i.bin")
+  [ "$status" = 201 ] || { echo "nginx PUT: HTTP $status"; cat "$dir/nginx/nginx-error.log"; exit 1; }
+  put_times+=("$time")
+done
+rss_after=$(hwm)
+median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+upload_s=$(median "${upload_times[@]}")
+put_s=$(median "${put_times[@]}")
+rss_growth_mb=$(( (rss_after - rss_before) / 1024 ))
+echo "feeds: ${upload_times[*]} s, nginx PUT: ${put_times[*]} s; peak RSS +${rss_growth_mb} MB"
+
+echo "== images: resize, cached variant, concurrent resizes"
+"$here/images.sh" "$bin" "$dir/images.json"
+
+python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
+  --images "$dir/images.json" --create "$dir/create.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
+  --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
+  --load "$load_at_start" --postgres "$("$psql" -tA "$db" -c 'SHOW server_version')" --feeds-version "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
