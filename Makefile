@@ -19,12 +19,12 @@ test: deps
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh $(SWIFT) test --skip-build
 
 ## Release build, then the server against its baselines (pgbench, nginx, vipsthumbnail) in the same run:
-## a table of ratios and bench/results.json; fails when a target is missed. Then the 100 MB upload on S3.
+## a table of ratios and bench/results.json; fails when a target is missed. First, the 100 MB upload's memory on S3.
 bench: deps
 	scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product feeds
-	scripts/with-test-postgres.sh bench/run.sh .build/release/feeds
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh bench/upload-rss.sh .build/release/feeds s3
+	scripts/with-test-postgres.sh bench/run.sh .build/release/feeds
 
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
