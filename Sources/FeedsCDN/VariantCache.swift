@@ -26,7 +26,8 @@ public actor VariantCache {
 
     private let directory: URL
     private let budget: Int64
-    private var entries: [String: (entry: Entry, lastUsed: UInt64)] = [:]
+    /// By id (the SHA-256 of the name), with the name when this process made the file.
+    private var entries: [String: (entry: Entry, lastUsed: UInt64, name: String?)] = [:]
     /// Names already hashed to their ids, so that a hit costs no hashing.
     private var ids: [String: String] = [:]
     private var inFlight: [String: Task<Entry, any Error>] = [:]
@@ -56,7 +57,7 @@ public actor VariantCache {
         }
         for (id, entry, _) in found.sorted(by: { $0.2 < $1.2 }) {
             tick += 1
-            entries[id] = (entry, tick)
+            entries[id] = (entry, tick, nil)
             used += entry.size
         }
     }
@@ -66,15 +67,10 @@ public actor VariantCache {
         "jpg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif", "bin": "application/octet-stream",
     ]
 
-    /// The bytes held now.
-    public var bytesUsed: Int64 { used }
-
-    /// Forgets a file that is gone from disk (removed by hand, say), so that the next request makes it again.
-    public func forget(_ entry: Entry) {
-        guard let id = entries.first(where: { $0.value.entry.path == entry.path })?.key else { return }
-        used -= entry.size
-        entries[id] = nil
-        if let name = ids.first(where: { $0.value == id })?.key { ids[name] = nil }
+    /// Forgets the file for `name` (gone from disk: removed by hand, say), so that the next request makes it again.
+    public func forget(_ name: String) {
+        guard let id = ids[name] else { return }
+        drop(id)
     }
 
     /// The file for `name` (any text naming the source and the variant), made by `make` when it is
@@ -86,6 +82,7 @@ public actor VariantCache {
         if let held = entries[id] {
             tick += 1
             entries[id]?.lastUsed = tick
+            entries[id]?.name = name
             ids[name] = id
             return (held.entry, .cached)
         }
@@ -111,8 +108,7 @@ public actor VariantCache {
         defer { inFlight[id] = nil }
         let entry = try await task.value
         tick += 1
-        if let replaced = entries[id] { used -= replaced.entry.size }
-        entries[id] = (entry, tick)
+        entries[id] = (entry, tick, name)
         ids[name] = id
         used += entry.size
         evict(keeping: id)
@@ -125,10 +121,14 @@ public actor VariantCache {
         {
             // A reader that has the file open keeps reading it: unlinking leaves open descriptors be.
             try? FileManager.default.removeItem(atPath: oldest.value.entry.path)
-            used -= oldest.value.entry.size
-            entries[oldest.key] = nil
-            if let name = ids.first(where: { $0.value == oldest.key })?.key { ids[name] = nil }
+            drop(oldest.key)
         }
+    }
+
+    private func drop(_ id: String) {
+        guard let held = entries.removeValue(forKey: id) else { return }
+        used -= held.entry.size
+        if let name = held.name { ids[name] = nil }
     }
 }
 

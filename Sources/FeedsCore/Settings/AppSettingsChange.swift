@@ -1,8 +1,8 @@
 /// A change to the settings, as `PATCH /app` sends it: what is not sent keeps its value, down to
 /// the single lists of a rule set.
-public struct AppSettingsChange: Sendable, Equatable {
+public struct AppSettingsChange: Sendable, Equatable, Encodable {
     /// A change to one rule set.
-    public struct Rules: Sendable, Equatable {
+    public struct Rules: Sendable, Equatable, Encodable {
         public var allowedFileExtensions: [String]?
         public var blockedFileExtensions: [String]?
         public var allowedMimeTypes: [String]?
@@ -19,6 +19,9 @@ public struct AppSettingsChange: Sendable, Equatable {
             self.blockedMimeTypes = blockedMimeTypes
             self.sizeLimit = sizeLimit
         }
+
+        /// The wire names, as in `UploadRules`; what is nil is left out of the JSON.
+        typealias CodingKeys = UploadRules.CodingKeys
 
         /// The rules with this change applied, validated and normalised; `field` prefixes the
         /// field names in errors (`file_upload_config`).
@@ -48,6 +51,13 @@ public struct AppSettingsChange: Sendable, Equatable {
     public var fileUploads: Rules?
     public var imageUploads: Rules?
     public var cdnExpirationSeconds: Int?
+
+    /// As `PATCH /app` takes it.
+    enum CodingKeys: String, CodingKey {
+        case fileUploads = "file_upload_config"
+        case imageUploads = "image_upload_config"
+        case cdnExpirationSeconds = "cdn_expiration_seconds"
+    }
 
     public init(fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil) {
         self.fileUploads = fileUploads

@@ -126,8 +126,8 @@ extension FeedsAPIImplementation {
                 request.logger.warning("could not precompute upload_sizes", metadata: ["error": "\(error)"])
             }
         }
-        let thumb = checked.isImage ? uploads.thumbnailURL(for: keys[0], mimeType: checked.file.mimeType) : nil
-        return (uploads.url(for: keys[0]), thumb)
+        let url = uploads.url(for: keys[0])
+        return (url, checked.isImage ? uploads.thumbnailURL(url, mimeType: checked.file.mimeType) : nil)
     }
 
     /// One entry of `upload_sizes` as a resize, checked like the URL parameters it stands for.

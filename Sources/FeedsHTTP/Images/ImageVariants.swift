@@ -39,7 +39,7 @@ struct ImageVariants: Sendable {
         let found = try await cache.file(name, make: make)
         // A cached file removed behind the cache's back is made again.
         guard found.1 == .cached, !FileManager.default.fileExists(atPath: found.0.path) else { return found }
-        await cache.forget(found.0)
+        await cache.forget(name)
         return try await cache.file(name, make: make)
     }
 

@@ -60,7 +60,7 @@ struct CDNRoutes {
     static func respond<Context: RequestContext>(
         with file: ServedFile, variant: VariantCache.Outcome? = nil, to request: Request, context: Context, fileIO: FileIO
     ) async throws -> Response {
-        var headers = safetyHeaders(key: file.key, mimeType: file.mimeType)
+        var headers = contentHeaders(key: file.key, mimeType: file.mimeType)
         headers[.eTag] = file.etag
         headers[.acceptRanges] = "bytes"
         if let variant { headers[HTTPField.Name("X-Feeds-Variant")!] = variant.rawValue }
@@ -87,12 +87,11 @@ struct CDNRoutes {
         return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: file.path, context: context))
     }
 
-    /// The stored type, never sniffed; only raster images, audio and video render inline.
-    static func safetyHeaders(key: ObjectKey, mimeType: String) -> HTTPFields {
+    /// The stored type; only raster images, audio and video render inline. (`nosniff` and the
+    /// sandbox come from `CDNSafetyHeadersMiddleware`, for every `/cdn` answer.)
+    static func contentHeaders(key: ObjectKey, mimeType: String) -> HTTPFields {
         var headers: HTTPFields = [:]
         headers[.contentType] = mimeType
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
         headers[.contentDisposition] = ServingPolicy.contentDisposition(for: key, mimeType: mimeType)
         return headers
     }

@@ -53,7 +53,6 @@ struct S3RedirectRoutes {
                 .location: location.absoluteString,
                 // The presigned URL expires soon: nobody may keep this answer.
                 .cacheControl: "no-store",
-                .xContentTypeOptions: "nosniff",
             ]
         )
     }

@@ -9,11 +9,11 @@ enum AttachmentURLs {
         guard let key = AttachmentPayload.objectKey(in: payload) else { return payload }
         var resolved = payload
         resolved[AttachmentPayload.objectKeyField] = nil
-        let url = JSONValue.string(pipeline.url(for: key))
-        resolved["asset_url"] = url
+        let url = pipeline.url(for: key)
+        resolved["asset_url"] = .string(url)
         if case .string(let type) = payload["mime_type"], type.hasPrefix("image/") {
-            resolved["image_url"] = url
-            resolved["thumb_url"] = .string(pipeline.thumbnailURL(for: key, mimeType: type))
+            resolved["image_url"] = .string(url)
+            resolved["thumb_url"] = .string(pipeline.thumbnailURL(url, mimeType: type))
         }
         return resolved
     }

@@ -41,10 +41,9 @@ struct UploadPipeline: Sendable {
         return cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(lifetime)).absoluteString
     }
 
-    /// The signed URL of an image's thumbnail: a variant that fits in 512×512, or the original
-    /// where there is none (SVG is never rasterised).
-    func thumbnailURL(for key: ObjectKey, mimeType: String) -> String {
-        let url = url(for: key)
+    /// The thumbnail of an image at its signed `url`: a variant that fits in 512×512 (the resize
+    /// is not part of the signature), or the original where there is none (SVG is never rasterised).
+    func thumbnailURL(_ url: String, mimeType: String) -> String {
         guard ImageResizer.outputType(for: mimeType) != nil else { return url }
         let side = ImageVariants.thumbnailSide
         return url + "&w=\(side)&h=\(side)"

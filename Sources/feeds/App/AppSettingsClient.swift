@@ -20,7 +20,7 @@ struct AppSettingsClient {
 
     /// Sends a change; the server validates it and refuses bad values with the field at fault.
     func update(_ change: AppSettingsChange) async throws {
-        _ = try await send(.PATCH, body: try JSONEncoder().encode(ChangeBody(change)))
+        _ = try await send(.PATCH, body: try JSONEncoder().encode(change))
     }
 
     private func send(_ method: HTTPMethod, body: Data?) async throws -> Data {
@@ -86,38 +86,5 @@ private struct APIFailure: Decodable {
     enum CodingKeys: String, CodingKey {
         case message
         case exceptionFields = "exception_fields"
-    }
-}
-
-/// The change as `PATCH /app` takes it; what is nil is left out.
-private struct ChangeBody: Encodable {
-    let change: AppSettingsChange
-    init(_ change: AppSettingsChange) { self.change = change }
-
-    struct Rules: Encodable {
-        let rules: AppSettingsChange.Rules
-        enum CodingKeys: String, CodingKey {
-            case allowed = "allowed_file_extensions", blocked = "blocked_file_extensions"
-            case allowedTypes = "allowed_mime_types", blockedTypes = "blocked_mime_types", size = "size_limit"
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(rules.allowedFileExtensions, forKey: .allowed)
-            try container.encodeIfPresent(rules.blockedFileExtensions, forKey: .blocked)
-            try container.encodeIfPresent(rules.allowedMimeTypes, forKey: .allowedTypes)
-            try container.encodeIfPresent(rules.blockedMimeTypes, forKey: .blockedTypes)
-            try container.encodeIfPresent(rules.sizeLimit, forKey: .size)
-        }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case file = "file_upload_config", image = "image_upload_config", expiration = "cdn_expiration_seconds"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(change.fileUploads.map(Rules.init), forKey: .file)
-        try container.encodeIfPresent(change.imageUploads.map(Rules.init), forKey: .image)
-        try container.encodeIfPresent(change.cdnExpirationSeconds, forKey: .expiration)
     }
 }
