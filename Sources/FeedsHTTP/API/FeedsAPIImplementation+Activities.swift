@@ -50,7 +50,7 @@ extension FeedsAPIImplementation {
         var draft = try ActivityDraft(
             id: body.id, type: body._type, userID: userID, text: body.text, feeds: body.feeds,
             visibility: body.visibility?.rawValue, visibilityTag: body.visibilityTag,
-            restrictReplies: body.restrictReplies?.rawValue, custom: try body.custom.map { try recode($0) },
+            restrictReplies: body.restrictReplies?.rawValue, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
             attachments: given
         )
         let jobs = try files.enumerated().map { index, entry in
@@ -85,7 +85,7 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         _ = try request.principal.actingUser(requested: body.userId)
-        let custom: JSONObject = try body.custom.map { try recode($0) } ?? [:]
+        let custom: JSONObject = try body.custom.map { try FreeForm.object($0.additionalProperties) } ?? [:]
         let attachments: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
         let principal = request.principal
         let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in

@@ -7,16 +7,18 @@ import Foundation
 struct Idempotency: Sendable {
     let store: any IdempotencyStore
 
-    /// `work`'s response, or the one recorded for `key`. `content` is what makes two requests the same.
+    /// `work`'s response, or the one recorded for `key`. `content` is what makes two requests the
+    /// same; it is worked out only when there is a key.
     func run<Response: Codable & Sendable>(
-        key: String?, request: AuthenticatedRequest, content: [String], _ work: () async throws -> Response
+        key: String?, request: AuthenticatedRequest, content: @autoclosure () throws -> [String],
+        _ work: () async throws -> Response
     ) async throws -> Response {
         guard let key, !key.isEmpty else { return try await work() }
         guard key.utf8.count <= 255 else {
             throw FeedsError.input("Idempotency-Key may be at most 255 characters", field: "Idempotency-Key")
         }
         let principal = request.principal.userID.map { "user:\($0)" } ?? "server"
-        let hash = SHA256.hash(data: Data(content.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
+        let hash = SHA256.hash(data: Data(try content().joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
         switch try await store.claim(principal: principal, key: key, requestHash: hash, logger: request.logger) {
         case .replay(_, let body):
             return try Self.decoder.decode(Response.self, from: Data(body))

@@ -8,10 +8,13 @@ enum JSONText {
     }
 
     static func object(_ text: String) throws -> JSONObject {
-        try JSONDecoder().decode(JSONObject.self, from: Data(text.utf8))
+        // Most custom data is empty: no decoder for that.
+        if text == "{}" { return [:] }
+        return try JSONDecoder().decode(JSONObject.self, from: Data(text.utf8))
     }
 
     static func objects(_ text: String) throws -> [JSONObject] {
-        try JSONDecoder().decode([JSONObject].self, from: Data(text.utf8))
+        if text == "[]" { return [] }
+        return try JSONDecoder().decode([JSONObject].self, from: Data(text.utf8))
     }
 }

@@ -29,29 +29,22 @@ extension PostgresActivityStore {
         return (feed, created)
     }
 
-    /// A feed and its creator. The count reads the feed index alone: deleted activities leave it.
+    /// A feed and its creator.
     private func storedFeed(_ id: FeedID, logger: Logger) async throws -> Feed? {
+        for try await feed in try await client.execute(StoredFeed(id: id), logger: logger) { return feed }
+        return nil
+    }
+
+    static let userColumns = "id, name, image, role, language, teams, custom::text, created_at, updated_at"
+
+    /// A stored user, or nil.
+    func storedUser(_ id: String, logger: Logger) async throws -> User? {
         let rows = try await client.query(
-            """
-            SELECT f.name, f.description, f.custom::text, f.created_at, f.updated_at,
-                   (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid),
-                   u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
-            FROM feeds f JOIN users u ON u.id = f.created_by WHERE f.fid = \(id.description)
-            """,
-            logger: logger
-        )
-        for try await c in rows.decode(
-            (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date)
-                .self
-        ) {
-            let creator = User(
-                id: c.6, name: c.7, image: c.8, role: c.9, language: c.10, teams: c.11, custom: try JSONText.object(c.12),
-                createdAt: c.13, updatedAt: c.14
-            )
-            return Feed(
-                id: id, name: c.0, description: c.1, custom: try JSONText.object(c.2), createdBy: creator,
-                activityCount: Int(c.5), createdAt: c.3, updatedAt: c.4
-            )
+            "SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)", logger: logger)
+        for try await c in rows.decode((String, String?, String?, String, String, [String], String, Date, Date).self) {
+            return User(
+                id: c.0, name: c.1, image: c.2, role: c.3, language: c.4, teams: c.5, custom: try JSONText.object(c.6),
+                createdAt: c.7, updatedAt: c.8)
         }
         return nil
     }
@@ -82,5 +75,40 @@ extension PostgresActivityStore {
             }
             return stored
         }
+    }
+}
+
+/// A feed and its creator, read on every feed page: prepared. The count reads the feed index
+/// alone, since deleted activities leave it.
+struct StoredFeed: PostgresPreparedStatement {
+    typealias Row = Feed
+
+    static let sql = """
+        SELECT f.name, f.description, f.custom::text, f.created_at, f.updated_at,
+               (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid),
+               u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
+        FROM feeds f JOIN users u ON u.id = f.created_by WHERE f.fid = $1
+        """
+
+    let id: FeedID
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(id.description)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Feed {
+        let c = try row.decode(
+            (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date)
+                .self)
+        let creator = User(
+            id: c.6, name: c.7, image: c.8, role: c.9, language: c.10, teams: c.11, custom: try JSONText.object(c.12),
+            createdAt: c.13, updatedAt: c.14
+        )
+        return Feed(
+            id: id, name: c.0, description: c.1, custom: try JSONText.object(c.2), createdBy: creator,
+            activityCount: Int(c.5), createdAt: c.3, updatedAt: c.4
+        )
     }
 }

@@ -6,9 +6,19 @@ import PostgresNIO
 extension PostgresActivityStore {
     public func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage {
         let built = try Self.sql(for: query)
-        let rows = try await client.query(built, logger: logger)
         var decoded: [ActivityRow.Decoded] = []
-        for try await row in rows { decoded.append(try ActivityRow.decode(row)) }
+        switch built.sql {
+        case UserFeedPage.sql:
+            for try await row in try await client.execute(Prepared<UserFeedPage>(built), logger: logger) { decoded.append(row) }
+        case ServerFeedPage.sql:
+            for try await row in try await client.execute(Prepared<ServerFeedPage>(built), logger: logger) { decoded.append(row) }
+        case UserFeedNextPage.sql:
+            for try await row in try await client.execute(Prepared<UserFeedNextPage>(built), logger: logger) {
+                decoded.append(row)
+            }
+        default:
+            for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
+        }
 
         let hasMore = decoded.count > query.limit
         if hasMore { decoded.removeLast() }

@@ -11,34 +11,42 @@ public struct PostgresActivityStore: ActivityStore {
         self.client = client
     }
 
+    /// One prepared statement (`InsertActivity`) writes the activity and all that goes with it and
+    /// returns what the response needs: no transaction, no read-back, no planning, so a create is
+    /// one round trip. Only attachments that link uploads add a transaction, to mark them attached
+    /// and to refuse any deleted meanwhile.
     public func addActivity(_ draft: ActivityDraft, logger: Logger) async throws -> Activity {
+        let insert = try InsertActivity(draft)
+        let stored: InsertActivity.Row
         do {
-            try await client.transaction(logger: logger) { connection in
-                try await Self.ensureUser(draft.userID, on: connection, logger: logger)
-                try await connection.query(
-                    """
-                    WITH a AS (
-                        INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom)
-                        VALUES (\(draft.id), \(draft.type), \(draft.userID), \(draft.text), \(draft.feeds.map(\.description)),
-                                \(draft.visibility.rawValue), \(draft.visibilityTag), \(draft.restrictReplies),
-                                \(try JSONText.encode(draft.custom))::jsonb)
-                        RETURNING id, created_at
-                    )
-                    INSERT INTO activity_feeds (feed, created_at, activity_id)
-                    SELECT f, a.created_at, a.id FROM a, unnest(\(draft.feeds.map(\.description))::text[]) AS f
-                    """,
-                    logger: logger
-                )
-                try await Self.ensureFeeds(draft.feeds, creatorID: draft.userID, on: connection, logger: logger)
-                try await Self.insertAttachments(draft.attachments, activityID: draft.id, on: connection, logger: logger)
+            if insert.attachments.linked.isEmpty {
+                stored = try await Self.only(client.execute(insert, logger: logger))
+            } else {
+                stored = try await client.transaction(logger: logger) { connection in
+                    let stored = try await Self.only(connection.execute(insert, logger: logger))
+                    try await Self.attach(insert.attachments.linked, on: connection, logger: logger)
+                    return stored
+                }
             }
         } catch let error as PSQLError where error.isUniqueViolation(of: "activities_pkey") {
             throw FeedsError.conflict("an activity with id \(draft.id) exists already", field: "id")
         }
-        guard let activity = try await activity(id: draft.id, viewer: .server, logger: logger) else {
-            throw FeedsError(.internal, "the activity vanished after it was stored")
-        }
-        return activity
+        var user = stored.user
+        // Nil when a concurrent request created the user after the statement's snapshot was taken.
+        if user == nil { user = try await storedUser(draft.userID, logger: logger) }
+        guard let user else { throw FeedsError(.internal, "the activity's user vanished after it was stored") }
+        return Activity(
+            id: draft.id, type: draft.type, user: user, text: draft.text, feeds: draft.feeds.map(\.description),
+            visibility: draft.visibility, visibilityTag: draft.visibilityTag, restrictReplies: draft.restrictReplies,
+            custom: draft.custom, attachments: draft.attachments, createdAt: stored.created, updatedAt: stored.updated,
+            editedAt: nil, deletedAt: nil
+        )
+    }
+
+    /// The one row a statement returns.
+    private static func only<Rows: AsyncSequence>(_ rows: Rows) async throws -> Rows.Element {
+        for try await row in rows { return row }
+        throw FeedsError(.internal, "the statement returned no row")
     }
 
     public func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity? {
@@ -142,33 +150,25 @@ public struct PostgresActivityStore: ActivityStore {
         )
     }
 
-    /// Inserts attachments in order. Those holding one of our objects link it (the key moves from
-    /// the payload to its column) and flip it to attached; an object deleted meanwhile refuses the write.
+    /// Inserts attachments in order, and links the uploads among them.
     static func insertAttachments(
         _ attachments: [JSONObject], activityID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !attachments.isEmpty else { return }
-        // Arrays of text cannot hold Swift optionals: "" stands for none.
-        var types: [String] = []
-        var payloads: [String] = []
-        var keys: [String] = []
-        for attachment in attachments {
-            var payload = attachment
-            let key = AttachmentPayload.objectKey(in: payload)
-            payload[AttachmentPayload.objectKeyField] = nil
-            if case .string(let type) = payload["type"] { types.append(type) } else { types.append("") }
-            payloads.append(try JSONText.encode(payload))
-            keys.append(key?.rawValue ?? "")
-        }
+        let columns = try AttachmentColumns(attachments)
         try await connection.query(
             """
             INSERT INTO attachments (activity_id, position, type, payload, object_key)
             SELECT \(activityID), x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
-            FROM unnest(\(types)::text[], \(payloads)::text[], \(keys)::text[]) WITH ORDINALITY AS x(t, p, k, n)
+            FROM unnest(\(columns.types)::text[], \(columns.payloads)::text[], \(columns.keys)::text[]) WITH ORDINALITY AS x(t, p, k, n)
             """,
             logger: logger
         )
-        let linked = keys.filter { !$0.isEmpty }
+        try await attach(columns.linked, on: connection, logger: logger)
+    }
+
+    /// Flips linked objects to attached; an object deleted meanwhile refuses the write.
+    static func attach(_ linked: [String], on connection: PostgresConnection, logger: Logger) async throws {
         guard !linked.isEmpty else { return }
         let rows = try await connection.query(
             """

@@ -1,0 +1,99 @@
+import FeedsCore
+import Foundation
+import PostgresNIO
+
+/// The create: the user (if new), the activity, its feed rows, its feeds (if new) and its
+/// attachments in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
+/// keys are checked at its end, so the rows may reference each other). Prepared once per
+/// connection: planning these CTEs costs more than running them.
+struct InsertActivity: PostgresPreparedStatement {
+    /// The activity's times, and its user unless another request created it after the statement's snapshot.
+    typealias Row = (created: Date, updated: Date, user: User?)
+
+    static let sql = """
+        WITH new_user AS (
+            INSERT INTO users (id) VALUES ($3) ON CONFLICT (id) DO NOTHING
+            RETURNING \(PostgresActivityStore.userColumns)
+        ), author AS (
+            SELECT \(PostgresActivityStore.userColumns) FROM new_user
+            UNION ALL SELECT \(PostgresActivityStore.userColumns) FROM users WHERE id = $3
+        ), a AS (
+            INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+            RETURNING id, created_at, updated_at
+        ), feed_rows AS (
+            INSERT INTO activity_feeds (feed, created_at, activity_id)
+            SELECT f, a.created_at, a.id FROM a, unnest($5::text[]) AS f
+        ), new_feeds AS (
+            INSERT INTO feeds (fid, group_id, feed_id, created_by)
+            SELECT f, g, i, $3 FROM unnest($5::text[], $10::text[], $11::text[]) AS x(f, g, i)
+            ON CONFLICT (fid) DO NOTHING
+        ), attached AS (
+            INSERT INTO attachments (activity_id, position, type, payload, object_key)
+            SELECT a.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
+            FROM a, unnest($12::text[], $13::text[], $14::text[]) WITH ORDINALITY AS x(t, p, k, n)
+        )
+        SELECT a.created_at, a.updated_at, author.* FROM a LEFT JOIN author ON true LIMIT 1
+        """
+
+    let draft: ActivityDraft
+    let attachments: AttachmentColumns
+    private let custom: String
+
+    init(_ draft: ActivityDraft) throws {
+        self.draft = draft
+        self.attachments = try AttachmentColumns(draft.attachments)
+        self.custom = try JSONText.encode(draft.custom)
+    }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 14)
+        bindings.append(draft.id)
+        bindings.append(draft.type)
+        bindings.append(draft.userID)
+        bindings.append(draft.text)
+        bindings.append(draft.feeds.map(\.description))
+        bindings.append(draft.visibility.rawValue)
+        bindings.append(draft.visibilityTag)
+        bindings.append(draft.restrictReplies)
+        bindings.append(custom)
+        bindings.append(draft.feeds.map(\.group))
+        bindings.append(draft.feeds.map(\.id))
+        bindings.append(attachments.types)
+        bindings.append(attachments.payloads)
+        bindings.append(attachments.keys)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let c = try row.decode((Date, Date, String?, String?, String?, String?, String?, [String]?, String?, Date?, Date?).self)
+        guard let id = c.2, let role = c.5, let language = c.6, let teams = c.7, let custom = c.8, let created = c.9,
+            let updated = c.10
+        else { return (c.0, c.1, nil) }
+        let user = User(
+            id: id, name: c.3, image: c.4, role: role, language: language, teams: teams, custom: try JSONText.object(custom),
+            createdAt: created, updatedAt: updated)
+        return (c.0, c.1, user)
+    }
+}
+
+/// Attachments as the parallel arrays an `unnest` inserts: those holding one of our objects move
+/// its key from the payload to its column. (Arrays of text cannot hold Swift optionals: "" is none.)
+struct AttachmentColumns {
+    var types: [String] = []
+    var payloads: [String] = []
+    var keys: [String] = []
+    /// The keys of the objects linked.
+    var linked: [String] { keys.filter { !$0.isEmpty } }
+
+    init(_ attachments: [JSONObject]) throws {
+        for attachment in attachments {
+            var payload = attachment
+            let key = AttachmentPayload.objectKey(in: payload)
+            payload[AttachmentPayload.objectKeyField] = nil
+            if case .string(let type) = payload["type"] { types.append(type) } else { types.append("") }
+            payloads.append(try JSONText.encode(payload))
+            keys.append(key?.rawValue ?? "")
+        }
+    }
+}

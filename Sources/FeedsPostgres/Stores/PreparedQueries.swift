@@ -1,0 +1,47 @@
+import FeedsCore
+import PostgresNIO
+
+/// The reads common enough to prepare once per connection, so that PostgreSQL plans them once
+/// (planning a feed page costs it more than running one). Each shape is the SQL that
+/// `PostgresActivityStore.sql(for:)` builds for a sample query; a query that builds the same
+/// text runs as that prepared statement with its own bindings, any other as a plain query.
+protocol PreparedShape {
+    static var sql: String { get }
+}
+
+/// The first page of one feed, read by a user.
+enum UserFeedPage: PreparedShape {
+    static let sql = shape(ActivityQuery(feeds: ["-"], viewer: .user("-"), limit: 1))
+}
+
+/// The first page of one feed, read by the server.
+enum ServerFeedPage: PreparedShape {
+    static let sql = shape(ActivityQuery(feeds: ["-"], viewer: .server, limit: 1))
+}
+
+/// A later page of one feed, read by a user.
+enum UserFeedNextPage: PreparedShape {
+    static let sql = shape(
+        ActivityQuery(feeds: ["-"], viewer: .user("-"), limit: 1, cursor: ActivityCursor(micros: 0, id: "-", direction: .older)))
+}
+
+private func shape(_ sample: ActivityQuery) -> String {
+    // The samples are fixed and valid, so building them cannot fail.
+    try! PostgresActivityStore.sql(for: sample).sql
+}
+
+/// A built query of a prepared shape.
+struct Prepared<Shape: PreparedShape>: PostgresPreparedStatement {
+    typealias Row = ActivityRow.Decoded
+    static var sql: String { Shape.sql }
+
+    let bindings: PostgresBindings
+
+    init(_ query: PostgresQuery) {
+        bindings = query.binds
+    }
+
+    func makeBindings() throws -> PostgresBindings { bindings }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try ActivityRow.decode(row) }
+}
