@@ -139,7 +139,8 @@ let package = Package(
             name: "FeedsHTTPTests",
             dependencies: [
                 "FeedsHTTP", "FeedsCDN", "FeedsMedia", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(name: "FeedsLoadTestTests", dependencies: ["FeedsLoadTest", "FeedsCore", "FeedsTestSupport"]),

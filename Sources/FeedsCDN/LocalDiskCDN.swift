@@ -1,6 +1,7 @@
 import FeedsCore
 import Foundation
 import Logging
+import NIOCore
 
 /// The default CDN: objects as files under a root directory (`$FEEDS_DATA_DIR/cdn`), served by
 /// this server at `/cdn/{key}` behind signed URLs.
@@ -84,6 +85,22 @@ public struct LocalDiskCDN: CDNClient {
         } catch let error as SystemCallError {
             throw error.cdnError("reading", key: key)
         }
+    }
+
+    /// Whether `object`'s file is still the one described (one `stat`): a copy kept in memory
+    /// is right while it is, since keys never name other bytes.
+    public func stillStored(_ object: StoredObject) -> Bool {
+        guard let status = try? FileSystem.regularFile(object.path) else { return false }
+        return status.size == object.size && status.modified == object.modifiedAt
+    }
+
+    /// A small object's bytes, read whole; nil when its file changed size meanwhile.
+    public func bytes(of object: StoredObject) async throws -> ByteBuffer? {
+        let (path, limit) = (object.path, Int(object.size) + 1)
+        guard let data = try await BlockingIO.run({ try FileSystem.readSmallFile(path, limit: limit) }),
+            data.count == object.size
+        else { return nil }
+        return ByteBuffer(bytes: data)
     }
 
     private static func fallbackETag(_ status: FileStatus) -> String {

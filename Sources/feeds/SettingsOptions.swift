@@ -29,6 +29,10 @@ struct SettingsOptions: ParsableArguments {
         name: .customLong("variant-cache-mb"),
         help: "Disk for resized images, least recently used out first (FEEDS_VARIANT_CACHE_MB, default 1024).")
     var variantCacheMB: Int?
+    @Option(
+        name: .customLong("hot-cache-mb"),
+        help: "Memory for small stored files (up to 256 KB) served from memory; 0 turns it off (FEEDS_HOT_CACHE_MB, default 64).")
+    var hotCacheMB: Int?
     @Option(help: "Where uploads go: local or s3 (FEEDS_CDN, default local).") var cdn: String?
     @Option(name: .customLong("s3-endpoint"), help: "S3-compatible store URL (FEEDS_S3_ENDPOINT, default AWS).")
     var s3Endpoint: String?
@@ -59,6 +63,7 @@ struct SettingsOptions: ParsableArguments {
         set("feeds.upload.concurrency", uploadConcurrency)
         set("feeds.unattached.ttl", unattachedTTL)
         set("feeds.variant.cache.mb", variantCacheMB)
+        set("feeds.hot.cache.mb", hotCacheMB)
         set("feeds.cdn", cdn)
         set("feeds.s3.endpoint", s3Endpoint)
         set("feeds.s3.bucket", s3Bucket)
@@ -109,6 +114,9 @@ struct SettingsOptions: ParsableArguments {
         let variantCache = reader.int(forKey: "feeds.variant.cache.mb", default: 1024)
         guard variantCache > 0 else { throw ValidationError("FEEDS_VARIANT_CACHE_MB must be a positive number of megabytes") }
         configuration.variantCacheBytes = Int64(variantCache) << 20
+        let hotCache = reader.int(forKey: "feeds.hot.cache.mb", default: 64)
+        guard hotCache >= 0 else { throw ValidationError("FEEDS_HOT_CACHE_MB must be 0 or a number of megabytes") }
+        configuration.hotObjectBytes = hotCache << 20
         return (configuration, generated)
     }
 }

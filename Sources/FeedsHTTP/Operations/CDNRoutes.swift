@@ -10,6 +10,7 @@ import Hummingbird
 struct CDNRoutes {
     let cdn: LocalDiskCDN
     let variants: ImageVariants
+    let hot: HotObjects
     let fileIO = FileIO()
 
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -37,7 +38,12 @@ struct CDNRoutes {
             return try await Self.respond(with: file, variant: outcome, to: request, context: context, fileIO: fileIO)
         }
         let file = ServedFile(key: key, path: object.path, size: object.size, mimeType: object.mimeType, etag: object.etag)
-        return try await Self.respond(with: file, to: request, context: context, fileIO: fileIO)
+        // Small objects are read into memory, where `CDNFastPath` serves their next reads from.
+        return try await Self.respond(with: file, to: request, context: context, fileIO: fileIO) {
+            guard hot.accepts(size: object.size), let bytes = try await cdn.bytes(of: object) else { return nil }
+            hot.keep(object, bytes: bytes, fields: CDNFastPath.fields(for: object))
+            return bytes
+        }
     }
 
     /// A file on local disk to answer with: a stored object, or a variant of one.
@@ -55,19 +61,16 @@ struct CDNRoutes {
             request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Serves a local file with `ETag`/`If-None-Match`, `Range`, the safety headers, and a
-    /// `Cache-Control` that lets browsers and CDNs keep the answer until the URL expires.
+    /// Serves a local file with `ETag`/`If-None-Match` and `Range`.
+    /// - Parameter inMemory: the whole file's bytes, when they are to come from memory.
     static func respond<Context: RequestContext>(
-        with file: ServedFile, variant: VariantCache.Outcome? = nil, to request: Request, context: Context, fileIO: FileIO
+        with file: ServedFile, variant: VariantCache.Outcome? = nil, to request: Request, context: Context, fileIO: FileIO,
+        inMemory: () async throws -> ByteBuffer? = { nil }
     ) async throws -> Response {
-        var headers = contentHeaders(key: file.key, mimeType: file.mimeType)
-        headers[.eTag] = file.etag
-        headers[.acceptRanges] = "bytes"
+        var headers = Self.headers(
+            key: file.key, mimeType: file.mimeType, etag: file.etag,
+            expires: request.uri.queryParameters["Expires"].map(String.init))
         if let variant { headers[HTTPField.Name("X-Feeds-Variant")!] = variant.rawValue }
-        if let expires = request.uri.queryParameters["Expires"].flatMap({ Double(String($0)) }) {
-            let seconds = max(0, Int(expires - Date().timeIntervalSince1970))
-            headers[.cacheControl] = "public, max-age=\(seconds)"
-        }
         if let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag || $0 == "*" })
         {
@@ -83,8 +86,28 @@ struct CDNRoutes {
             let body = try await fileIO.loadFile(path: file.path, range: bounds, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         }
+        if let bytes = try await inMemory() {
+            headers[.contentLength] = String(bytes.readableBytes)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+        }
         headers[.contentLength] = String(file.size)
         return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: file.path, context: context))
+    }
+
+    /// What every answer about a file carries: its type and disposition, its ETag, that ranges
+    /// may be asked for, and a `Cache-Control` that lets browsers and CDNs keep it until the URL expires.
+    static func headers(key: ObjectKey, mimeType: String, etag: String, expires: String?) -> HTTPFields {
+        var headers = contentHeaders(key: key, mimeType: mimeType)
+        headers[.eTag] = etag
+        headers[.acceptRanges] = "bytes"
+        headers[.cacheControl] = cacheControl(expires: expires)
+        return headers
+    }
+
+    /// Browsers and CDNs may keep an answer until its URL expires.
+    static func cacheControl(expires: String?) -> String? {
+        guard let expires = expires.flatMap(Double.init) else { return nil }
+        return "public, max-age=\(max(0, Int(expires - Date().timeIntervalSince1970)))"
     }
 
     /// The stored type; only raster images, audio and video render inline. (`nosniff` and the

@@ -51,7 +51,8 @@ public func buildApplication(
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
     OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
-    registerCDNRoutes(uploads, on: router)
+    let hot = HotObjects(budget: configuration.hotObjectBytes)
+    registerCDNRoutes(uploads, hot: hot, on: router)
     try FeedsAPIImplementation(
         store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client)),
         settingsStore: settingsStore
@@ -63,11 +64,15 @@ public func buildApplication(
         middlewares: [FastMultipartMiddleware(configuration: openAPIConfiguration)]
     )
 
+    let serverName = "feeds"
+    let local = uploads.cdn as? LocalDiskCDN
     var app = Application(
         router: router,
         server: .http1(
-            configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads))])),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "feeds"),
+            configuration: .init(
+                additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads))]
+                    + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [client] + [
             AppSettingsListener(
                 client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger),
@@ -117,8 +122,10 @@ func makeURLSigner(_ configuration: FeedsConfiguration) throws -> URLSigner {
 }
 
 /// `/cdn/{key}`: served from disk, or redirected to the store.
-func registerCDNRoutes<Context: RequestContext>(_ uploads: UploadPipeline, on router: Router<Context>) {
-    if let local = uploads.cdn as? LocalDiskCDN { CDNRoutes(cdn: local, variants: uploads.variants).register(on: router) }
+func registerCDNRoutes<Context: RequestContext>(_ uploads: UploadPipeline, hot: HotObjects, on router: Router<Context>) {
+    if let local = uploads.cdn as? LocalDiskCDN {
+        CDNRoutes(cdn: local, variants: uploads.variants, hot: hot).register(on: router)
+    }
     if let s3 = uploads.cdn as? S3CDN {
         S3RedirectRoutes(cdn: s3, objects: uploads.objects, variants: uploads.variants).register(on: router)
     }

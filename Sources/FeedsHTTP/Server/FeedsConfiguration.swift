@@ -23,6 +23,8 @@ public struct FeedsConfiguration: Sendable {
     public var gcInterval: Duration
     /// The disk budget of resized images (and S3 originals fetched to resize), `FEEDS_VARIANT_CACHE_MB`.
     public var variantCacheBytes: Int64 = 1024 << 20
+    /// The memory for small stored objects (up to 256 KB each) served from memory, `FEEDS_HOT_CACHE_MB`; 0 turns it off.
+    public var hotObjectBytes: Int = 64 << 20
     /// How often a node reloads the app settings in case it missed a notification.
     public var settingsRefreshInterval: Duration = .seconds(30)
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.

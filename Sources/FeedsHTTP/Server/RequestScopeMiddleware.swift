@@ -5,19 +5,40 @@ import Hummingbird
 /// Gives every request an id (the client's `x-client-request-id`, or a new one), puts it on
 /// every log line, echoes it in the response, and starts the request's scope.
 struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var header: HTTPField.Name { HTTPField.Name("x-client-request-id")! }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        let supplied = request.headers[Self.header].flatMap { $0.count <= 128 && !$0.isEmpty ? $0 : nil }
-        let requestID = supplied ?? UUID().uuidString.lowercased()
+        let requestID = RequestID.of(request.headers)
         var context = context
         context.logger[metadataKey: "request_id"] = .string(requestID)
         let scope = RequestScope(requestID: requestID, logger: context.logger, start: .now, principal: nil)
         var response = try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }
-        response.headers[Self.header] = requestID
+        response.headers[RequestID.header] = requestID
         return response
+    }
+}
+
+/// A request's id: the client's `x-client-request-id` when it is a sensible length, else a new one.
+enum RequestID {
+    static let header = HTTPField.Name("x-client-request-id")!
+
+    static func of(_ headers: HTTPFields) -> String {
+        headers[header].flatMap { $0.count <= 128 && !$0.isEmpty ? $0 : nil } ?? make()
+    }
+
+    /// A random UUID in lower case, spelt by hand: `uuidString` formats through `printf`.
+    static func make() -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return withUnsafeBytes(of: UUID().uuid) { bytes in
+            var text: [UInt8] = []
+            text.reserveCapacity(36)
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0xf)])
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
     }
 }

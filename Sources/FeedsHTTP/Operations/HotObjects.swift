@@ -1,0 +1,76 @@
+import FeedsCDN
+import HTTPTypes
+import NIOCore
+import Synchronization
+
+/// Small stored objects kept in memory with their response headers, so that the popular ones
+/// (avatars, thumbnails) are served without touching the disk beyond a `stat`
+/// (`LocalDiskCDN.stillStored`, which finds an object deleted here or by another node). Within a
+/// byte budget, least recently used out first. Keyed by the raw key of the URL.
+final class HotObjects: Sendable {
+    /// An object, its bytes, and the headers every 200 for it carries.
+    struct Entry: Sendable {
+        let object: StoredObject
+        let bytes: ByteBuffer
+        let fields: HTTPFields
+    }
+
+    /// The most bytes kept; 0 keeps nothing.
+    let budget: Int
+    /// The largest object kept.
+    let largest: Int
+
+    private struct State {
+        var entries: [String: (entry: Entry, lastUsed: UInt64)] = [:]
+        var used = 0
+        var tick: UInt64 = 0
+    }
+    private let state = Mutex(State())
+
+    init(budget: Int, largest: Int = 256 << 10) {
+        self.budget = budget
+        self.largest = min(largest, budget)
+    }
+
+    /// Whether an object of `size` bytes would be kept.
+    func accepts(size: Int64) -> Bool {
+        size <= Int64(largest)
+    }
+
+    func entry(for key: String) -> Entry? {
+        state.withLock { state in
+            guard let found = state.entries[key] else { return nil }
+            state.tick += 1
+            state.entries[key]?.lastUsed = state.tick
+            return found.entry
+        }
+    }
+
+    func keep(_ object: StoredObject, bytes: ByteBuffer, fields: HTTPFields) {
+        guard bytes.readableBytes == object.size, accepts(size: object.size) else { return }
+        let entry = Entry(object: object, bytes: bytes, fields: fields)
+        state.withLock { state in
+            state.tick += 1
+            if let old = state.entries.updateValue((entry, state.tick), forKey: object.key.rawValue) {
+                state.used -= old.entry.bytes.readableBytes
+            }
+            state.used += bytes.readableBytes
+            guard state.used > budget else { return }
+            // Out of room: drop the least recently used down to 90% of the budget, in one pass.
+            for (key, value) in state.entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+                guard state.used > budget * 9 / 10 else { break }
+                state.entries[key] = nil
+                state.used -= value.entry.bytes.readableBytes
+            }
+        }
+    }
+
+    func forget(_ key: String) {
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: key) { state.used -= old.entry.bytes.readableBytes }
+        }
+    }
+
+    /// Bytes held, for tests.
+    var usedBytes: Int { state.withLock { $0.used } }
+}
