@@ -29,6 +29,35 @@ import Testing
         }
     }
 
+    /// A create writes its user, feeds and rows in one statement; a user's first activities sent
+    /// at once race to create the user and their feeds, and every one must still succeed whole.
+    @Test func aNewUsersFirstActivitiesSentAtOnceAllSucceed() async throws {
+        try await TestServer.run { server in
+            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        let activity = try await server.addActivity(
+                            as: "newcomer", feeds: ["user:newcomer", "timeline:t\(index % 2)"], extra: #""custom":{"i":\#(index)}"#)
+                        #expect(activity["user"]["id"].string == "newcomer")
+                        #expect(activity["user"]["role"].string == "user")
+                        #expect(activity["custom"]["i"].int == index)
+                        return activity["id"].string
+                    }
+                }
+                return try await group.reduce(into: [String]()) { ids, id in id.map { ids.append($0) } }
+            }
+            #expect(Set(ids).count == 16)
+            let counts = try await server.database.query(
+                """
+                SELECT (SELECT count(*) FROM users WHERE id = 'newcomer'), (SELECT count(*) FROM activities),
+                       (SELECT count(*) FROM activity_feeds), (SELECT count(*) FROM feeds)
+                """, logger: TestDatabase.logger)
+            for try await (users, activities, rows, feeds) in counts.decode((Int, Int, Int, Int).self) {
+                #expect(users == 1 && activities == 16 && rows == 32 && feeds == 3)
+            }
+        }
+    }
+
     @Test func clientIDIsHonouredAndADuplicateIsAConflict() async throws {
         try await TestServer.run { server in
             let activity = try await server.addActivity(as: "alice", extra: #""id":"my-id-1""#)
