@@ -94,6 +94,12 @@ public struct LocalDiskCDN: CDNClient {
         return status.size == object.size && status.modified == object.modifiedAt
     }
 
+    /// Another file served for `key` (a resized image), described as the object it stands for; nil when missing.
+    public func file(at path: String, key: ObjectKey, mimeType: String, etag: String) -> StoredObject? {
+        guard let status = try? FileSystem.regularFile(path) else { return nil }
+        return StoredObject(key: key, path: path, size: status.size, mimeType: mimeType, etag: etag, modifiedAt: status.modified)
+    }
+
     /// A small object's bytes, read whole; nil when its file changed size meanwhile.
     public func bytes(of object: StoredObject) async throws -> ByteBuffer? {
         let (path, limit) = (object.path, Int(object.size) + 1)

@@ -26,7 +26,9 @@ import Testing
             key: key, progress: { _ in })
         let object = try #require(try cdn.object(for: key))
         let hot = HotObjects(budget: 1 << 20)
-        hot.keep(object, bytes: try #require(try await cdn.bytes(of: object)), fields: CDNFastPath.fields(for: object))
+        hot.keep(
+            object, bytes: try #require(try await cdn.bytes(of: object)), fields: CDNFastPath.fields(for: object),
+            as: key.rawValue)
         let url = cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(3600))
         let target = url.path(percentEncoded: true) + "?" + url.query(percentEncoded: true)!
         let channel = EmbeddedChannel(handler: CDNFastPath(cdn: cdn, hot: hot, serverName: "feeds"))
@@ -108,11 +110,11 @@ import Testing
         #expect(!hot.accepts(size: 41))
         for name in ["a", "b", "c"] {
             let (stored, bytes) = object(name, size: 30)
-            hot.keep(stored, bytes: bytes, fields: [:])
+            hot.keep(stored, bytes: bytes, fields: [:], as: stored.key.rawValue)
         }
         _ = hot.entry(for: "0123456789abcdef0123456789abcdef/a")  // a is used again; b is now the oldest
         let (d, bytes) = object("d", size: 30)
-        hot.keep(d, bytes: bytes, fields: [:])
+        hot.keep(d, bytes: bytes, fields: [:], as: d.key.rawValue)
         #expect(hot.usedBytes <= 90)
         #expect(hot.entry(for: "0123456789abcdef0123456789abcdef/b") == nil)
         #expect(hot.entry(for: "0123456789abcdef0123456789abcdef/a") != nil)

@@ -67,11 +67,11 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard fields[.range] == nil, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil,
             fields[.ifRange] == nil, fields[.connection] == nil
         else { return nil }
-        guard let request = SignedObjectRequest(target), let entry = hot.entry(for: request.key),
+        guard let request = SignedObjectRequest(target), let entry = hot.entry(for: request.hotKey),
             cdn.signer.verify(key: request.key, expires: request.expires, signature: request.signature, now: Date()) == .valid
         else { return nil }
         guard cdn.stillStored(entry.object) else {
-            hot.forget(request.key)
+            hot.forget(request.hotKey)
             return nil
         }
         var response = HTTPResponse(status: .ok)
@@ -84,10 +84,11 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// What every 200 for `object` carries but its `Cache-Control`, which depends on the URL, and
-    /// the request's own headers (id, date, server).
-    static func fields(for object: StoredObject) -> HTTPFields {
+    /// the request's own headers (id, date, server). A resized image says it was found `cached`.
+    static func fields(for object: StoredObject, variant: Bool = false) -> HTTPFields {
         var fields = CDNRoutes.headers(key: object.key, mimeType: object.mimeType, etag: object.etag, expires: nil)
         fields[.contentLength] = String(object.size)
+        if variant { fields[CDNRoutes.variantHeader] = VariantCache.Outcome.cached.rawValue }
         CDNSafetyHeaders.apply(to: &fields)
         return fields
     }
@@ -100,25 +101,32 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private static let duration = Timer(label: "http.server.request.duration", dimensions: dimensions)
 }
 
-/// `/cdn/{prefix}/{name}?Expires=…&Signature=…` taken apart; nil when the target has anything else
-/// in its query (resize parameters), or a part twice.
+/// `/cdn/{prefix}/{name}?Expires=…&Signature=…[&w=…]` taken apart; nil when a part comes twice,
+/// or anything is percent-encoded in the query (the routes decode it; here it stays as sent).
 struct SignedObjectRequest {
     var key: String
     var expires: String
     var signature: String
+    /// The object's key, or for a resized image its key and its parameters (`HotObjects.key`).
+    var hotKey: String
 
     init?(_ target: String) {
         // Byte-wise: this runs on every read of a hot object.
         guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         var expires: Substring?
         var signature: Substring?
+        var others: [Substring] = []
         for pair in target[target.index(after: mark)...].split(separator: "&") {
             if pair.hasPrefix("Expires="), expires == nil {
                 expires = pair.dropFirst(8)
             } else if pair.hasPrefix("Signature="), signature == nil {
                 signature = pair.dropFirst(10)
             } else {
-                return nil
+                guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")),
+                    !pair.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }),
+                    !others.contains(where: { $0.hasPrefix(pair[...equals]) })
+                else { return nil }
+                others.append(pair)
             }
         }
         let path = target[target.utf8.index(target.startIndex, offsetBy: 5)..<mark]
@@ -128,6 +136,7 @@ struct SignedObjectRequest {
         self.key = key
         self.expires = String(expires)
         self.signature = String(signature)
+        self.hotKey = HotObjects.key(key, parameters: others.map { ($0.prefix { $0 != "=" }, $0.drop { $0 != "=" }.dropFirst()) })
     }
 }
 

@@ -29,22 +29,34 @@ struct CDNRoutes {
         guard let key = ObjectKey(rawValue: raw), let object = try cdn.object(for: key) else {
             throw FeedsError.notFound("no such file")
         }
-        if let resize = try ResizeRequest(query: Self.query(request)) {
+        let query = Self.query(request)
+        if let resize = try ResizeRequest(query: query) {
             let (variant, outcome) = try await variants.variant(of: key, mimeType: object.mimeType, request: resize) {
                 object.path
             }
             let file = ServedFile(
                 key: key, path: variant.path, size: variant.size, mimeType: variant.mimeType, etag: variant.etag)
-            return try await Self.respond(with: file, variant: outcome, to: request, context: context, fileIO: fileIO)
+            let parameters = query.filter { $0.key != "Expires" && $0.key != "Signature" }.map { ($0.key, $0.value) }
+            return try await Self.respond(with: file, variant: outcome, to: request, context: context, fileIO: fileIO) {
+                guard let stored = cdn.file(at: variant.path, key: key, mimeType: variant.mimeType, etag: variant.etag)
+                else { return nil }
+                return try await keepHot(stored, as: HotObjects.key(raw, parameters: parameters), variant: true)
+            }
         }
         let file = ServedFile(key: key, path: object.path, size: object.size, mimeType: object.mimeType, etag: object.etag)
-        // Small objects are read into memory, where `CDNFastPath` serves their next reads from.
         return try await Self.respond(with: file, to: request, context: context, fileIO: fileIO) {
-            guard hot.accepts(size: object.size), let bytes = try await cdn.bytes(of: object) else { return nil }
-            hot.keep(object, bytes: bytes, fields: CDNFastPath.fields(for: object))
-            return bytes
+            try await keepHot(object, as: raw, variant: false)
         }
     }
+
+    /// Small files are read into memory, where `CDNFastPath` serves their next reads from.
+    private func keepHot(_ object: StoredObject, as hotKey: String, variant: Bool) async throws -> ByteBuffer? {
+        guard hot.accepts(size: object.size), let bytes = try await cdn.bytes(of: object) else { return nil }
+        hot.keep(object, bytes: bytes, fields: CDNFastPath.fields(for: object, variant: variant), as: hotKey)
+        return bytes
+    }
+
+    static let variantHeader = HTTPField.Name("X-Feeds-Variant")!
 
     /// A file on local disk to answer with: a stored object, or a variant of one.
     struct ServedFile {
@@ -70,7 +82,7 @@ struct CDNRoutes {
         var headers = Self.headers(
             key: file.key, mimeType: file.mimeType, etag: file.etag,
             expires: request.uri.queryParameters["Expires"].map(String.init))
-        if let variant { headers[HTTPField.Name("X-Feeds-Variant")!] = variant.rawValue }
+        if let variant { headers[variantHeader] = variant.rawValue }
         if let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag || $0 == "*" })
         {

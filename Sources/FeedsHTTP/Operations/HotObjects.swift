@@ -46,12 +46,18 @@ final class HotObjects: Sendable {
         }
     }
 
-    func keep(_ object: StoredObject, bytes: ByteBuffer, fields: HTTPFields) {
+    /// The key of an object, or of a resized image: the object's key and its parameters in name order.
+    static func key(_ key: String, parameters: [(some StringProtocol, some StringProtocol)]) -> String {
+        guard !parameters.isEmpty else { return key }
+        return key + "?" + parameters.map { "\($0.0)=\($0.1)" }.sorted().joined(separator: "&")
+    }
+
+    func keep(_ object: StoredObject, bytes: ByteBuffer, fields: HTTPFields, as key: String) {
         guard bytes.readableBytes == object.size, accepts(size: object.size) else { return }
         let entry = Entry(object: object, bytes: bytes, fields: fields)
         state.withLock { state in
             state.tick += 1
-            if let old = state.entries.updateValue((entry, state.tick), forKey: object.key.rawValue) {
+            if let old = state.entries.updateValue((entry, state.tick), forKey: key) {
                 state.used -= old.entry.bytes.readableBytes
             }
             state.used += bytes.readableBytes
