@@ -136,7 +136,7 @@ struct SignedObjectRequest {
         self.key = key
         self.expires = String(expires)
         self.signature = String(signature)
-        self.hotKey = HotObjects.key(key, parameters: others.map { ($0.prefix { $0 != "=" }, $0.drop { $0 != "=" }.dropFirst()) })
+        self.hotKey = HotObjects.key(key, parameters: others)
     }
 }
 

@@ -36,7 +36,7 @@ struct CDNRoutes {
             }
             let file = ServedFile(
                 key: key, path: variant.path, size: variant.size, mimeType: variant.mimeType, etag: variant.etag)
-            let parameters = query.filter { $0.key != "Expires" && $0.key != "Signature" }.map { ($0.key, $0.value) }
+            let parameters = query.filter { $0.key != "Expires" && $0.key != "Signature" }.map { "\($0.key)=\($0.value)" }
             return try await Self.respond(with: file, variant: outcome, to: request, context: context, fileIO: fileIO) {
                 guard let stored = cdn.file(at: variant.path, key: key, mimeType: variant.mimeType, etag: variant.etag)
                 else { return nil }

@@ -46,10 +46,11 @@ final class HotObjects: Sendable {
         }
     }
 
-    /// The key of an object, or of a resized image: the object's key and its parameters in name order.
-    static func key(_ key: String, parameters: [(some StringProtocol, some StringProtocol)]) -> String {
+    /// The key of an object, or of a resized image: the object's key and its `name=value`
+    /// parameters, sorted.
+    static func key<Pair: StringProtocol>(_ key: String, parameters: [Pair]) -> String {
         guard !parameters.isEmpty else { return key }
-        return key + "?" + parameters.map { "\($0.0)=\($0.1)" }.sorted().joined(separator: "&")
+        return key + "?" + parameters.sorted().joined(separator: "&")
     }
 
     func keep(_ object: StoredObject, bytes: ByteBuffer, fields: HTTPFields, as key: String) {
