@@ -22,10 +22,11 @@ extension FeedsAPIImplementation {
             let multipart = try await MultipartActivity.read(
                 parts, into: uploads.tempDirectory, tempFiles: tempFiles, limit: uploads.streamLimit(settings)
             )
-            let content =
-                ["AddActivity", try Idempotency.canonical(multipart.request)]
-                + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
-            let response = try await idempotency.run(key: key, request: request, content: content) {
+            let response = try await idempotency.run(
+                key: key, request: request,
+                content: ["AddActivity", try Idempotency.canonical(multipart.request)]
+                    + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
+            ) {
                 let activity = try await add(multipart.request, uploads: multipart.uploads, settings: settings, request: request)
                 return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
             }

@@ -28,8 +28,10 @@ extension FeedsAPIImplementation {
                 for try await _ in part.body {}  // other parts are ignored, but must be read past
             }
         }
-        let content = ["UploadFile", file?.sha256 ?? "", file?.fileName ?? "", user ?? ""]
-        let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
+        let response = try await idempotency.run(
+            key: input.headers.idempotencyKey, request: request,
+            content: ["UploadFile", file?.sha256 ?? "", file?.fileName ?? "", user ?? ""]
+        ) {
             let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, settings: settings, request: request)
             return Components.Schemas.FileUploadResponse(duration: request.duration, file: url, thumbUrl: thumb)
         }
@@ -69,8 +71,10 @@ extension FeedsAPIImplementation {
                 for try await _ in part.body {}
             }
         }
-        let content = ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
-        let response = try await idempotency.run(key: input.headers.idempotencyKey, request: request, content: content) {
+        let response = try await idempotency.run(
+            key: input.headers.idempotencyKey, request: request,
+            content: ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
+        ) {
             let (url, thumb) = try await storeStandalone(
                 file, user: user, imageOnly: true, settings: settings, variants: variants, request: request)
             return Components.Schemas.ImageUploadResponse(

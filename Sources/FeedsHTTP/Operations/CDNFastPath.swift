@@ -1,5 +1,4 @@
 import FeedsCDN
-import FeedsCore
 import Foundation
 import HTTPTypes
 import Metrics

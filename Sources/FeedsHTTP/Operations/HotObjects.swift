@@ -6,7 +6,7 @@ import Synchronization
 /// Small stored objects kept in memory with their response headers, so that the popular ones
 /// (avatars, thumbnails) are served without touching the disk beyond a `stat`
 /// (`LocalDiskCDN.stillStored`, which finds an object deleted here or by another node). Within a
-/// byte budget, least recently used out first. Keyed by the raw key of the URL.
+/// byte budget, least recently used out first. Keyed by `key(_:parameters:)`.
 final class HotObjects: Sendable {
     /// An object, its bytes, and the headers every 200 for it carries.
     struct Entry: Sendable {
@@ -32,9 +32,9 @@ final class HotObjects: Sendable {
         self.largest = min(largest, budget)
     }
 
-    /// Whether an object of `size` bytes would be kept.
+    /// Whether an object of `size` bytes would be kept (none when the budget is 0).
     func accepts(size: Int64) -> Bool {
-        size <= Int64(largest)
+        budget > 0 && size <= Int64(largest)
     }
 
     func entry(for key: String) -> Entry? {

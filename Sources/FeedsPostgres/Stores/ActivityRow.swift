@@ -34,10 +34,7 @@ enum ActivityRow {
                 String, String?, String?, String, String, [String], String, Date, Date, Int64
             ).self
         )
-        let user = User(
-            id: c.13, name: c.14, image: c.15, role: c.16, language: c.17, teams: c.18,
-            custom: try JSONText.object(c.19), createdAt: c.20, updatedAt: c.21
-        )
+        let user = try UserRow.user((c.13, c.14, c.15, c.16, c.17, c.18, c.19, c.20, c.21))
         let activity = Activity(
             id: c.0, type: c.1, user: user, text: c.2, feeds: c.3, visibility: Visibility(rawValue: c.4) ?? .public,
             visibilityTag: c.5, restrictReplies: c.6, custom: try JSONText.object(c.7),

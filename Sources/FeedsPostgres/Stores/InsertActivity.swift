@@ -13,10 +13,10 @@ struct InsertActivity: PostgresPreparedStatement {
     static let sql = """
         WITH new_user AS (
             INSERT INTO users (id) VALUES ($3) ON CONFLICT (id) DO NOTHING
-            RETURNING \(PostgresActivityStore.userColumns)
+            RETURNING \(UserRow.columns)
         ), author AS (
-            SELECT \(PostgresActivityStore.userColumns) FROM new_user
-            UNION ALL SELECT \(PostgresActivityStore.userColumns) FROM users WHERE id = $3
+            SELECT \(UserRow.columns) FROM new_user
+            UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $3
         ), a AS (
             INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
@@ -70,10 +70,7 @@ struct InsertActivity: PostgresPreparedStatement {
         guard let id = c.2, let role = c.5, let language = c.6, let teams = c.7, let custom = c.8, let created = c.9,
             let updated = c.10
         else { return (c.0, c.1, nil) }
-        let user = User(
-            id: id, name: c.3, image: c.4, role: role, language: language, teams: teams, custom: try JSONText.object(custom),
-            createdAt: created, updatedAt: updated)
-        return (c.0, c.1, user)
+        return (c.0, c.1, try UserRow.user((id, c.3, c.4, role, language, teams, custom, created, updated)))
     }
 }
 

@@ -35,17 +35,11 @@ extension PostgresActivityStore {
         return nil
     }
 
-    static let userColumns = "id, name, image, role, language, teams, custom::text, created_at, updated_at"
-
     /// A stored user, or nil.
     func storedUser(_ id: String, logger: Logger) async throws -> User? {
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)", logger: logger)
-        for try await c in rows.decode((String, String?, String?, String, String, [String], String, Date, Date).self) {
-            return User(
-                id: c.0, name: c.1, image: c.2, role: c.3, language: c.4, teams: c.5, custom: try JSONText.object(c.6),
-                createdAt: c.7, updatedAt: c.8)
-        }
+            "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = \(id)", logger: logger)
+        for try await columns in rows.decode(UserRow.Columns.self) { return try UserRow.user(columns) }
         return nil
     }
 
@@ -60,18 +54,11 @@ extension PostgresActivityStore {
                             \(user.teams ?? []), \(try JSONText.encode(user.custom ?? [:]))::jsonb)
                     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, image = EXCLUDED.image, role = EXCLUDED.role,
                         language = EXCLUDED.language, teams = EXCLUDED.teams, custom = EXCLUDED.custom, updated_at = now()
-                    RETURNING id, name, image, role, language, teams, custom::text, created_at, updated_at
+                    RETURNING \(unescaped: UserRow.columns)
                     """,
                     logger: logger
                 )
-                for try await c in rows.decode((String, String?, String?, String, String, [String], String, Date, Date).self) {
-                    stored.append(
-                        User(
-                            id: c.0, name: c.1, image: c.2, role: c.3, language: c.4, teams: c.5,
-                            custom: try JSONText.object(c.6), createdAt: c.7, updatedAt: c.8
-                        )
-                    )
-                }
+                for try await columns in rows.decode(UserRow.Columns.self) { stored.append(try UserRow.user(columns)) }
             }
             return stored
         }
@@ -102,10 +89,7 @@ struct StoredFeed: PostgresPreparedStatement {
         let c = try row.decode(
             (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date)
                 .self)
-        let creator = User(
-            id: c.6, name: c.7, image: c.8, role: c.9, language: c.10, teams: c.11, custom: try JSONText.object(c.12),
-            createdAt: c.13, updatedAt: c.14
-        )
+        let creator = try UserRow.user((c.6, c.7, c.8, c.9, c.10, c.11, c.12, c.13, c.14))
         return Feed(
             id: id, name: c.0, description: c.1, custom: try JSONText.object(c.2), createdBy: creator,
             activityCount: Int(c.5), createdAt: c.3, updatedAt: c.4

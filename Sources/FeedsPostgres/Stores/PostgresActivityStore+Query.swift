@@ -7,16 +7,9 @@ extension PostgresActivityStore {
     public func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage {
         let built = try Self.sql(for: query)
         var decoded: [ActivityRow.Decoded] = []
-        switch built.sql {
-        case UserFeedPage.sql:
-            for try await row in try await client.execute(Prepared<UserFeedPage>(built), logger: logger) { decoded.append(row) }
-        case ServerFeedPage.sql:
-            for try await row in try await client.execute(Prepared<ServerFeedPage>(built), logger: logger) { decoded.append(row) }
-        case UserFeedNextPage.sql:
-            for try await row in try await client.execute(Prepared<UserFeedNextPage>(built), logger: logger) {
-                decoded.append(row)
-            }
-        default:
+        if let shape = preparedShapes.first(where: { $0.sql == built.sql }) {
+            decoded = try await shape.rows(of: built, on: client, logger: logger)
+        } else {
             for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
 

@@ -1,4 +1,5 @@
 import FeedsCore
+import Logging
 import PostgresNIO
 
 /// The reads common enough to prepare once per connection, so that PostgreSQL plans them once
@@ -8,6 +9,18 @@ import PostgresNIO
 protocol PreparedShape {
     static var sql: String { get }
 }
+
+extension PreparedShape {
+    /// The rows of `query`, whose SQL is this shape's.
+    static func rows(of query: PostgresQuery, on client: PostgresClient, logger: Logger) async throws -> [ActivityRow.Decoded] {
+        var rows: [ActivityRow.Decoded] = []
+        for try await row in try await client.execute(Prepared<Self>(query), logger: logger) { rows.append(row) }
+        return rows
+    }
+}
+
+/// Every prepared shape, for `queryActivities` to match a query against.
+let preparedShapes: [any PreparedShape.Type] = [UserFeedPage.self, ServerFeedPage.self, UserFeedNextPage.self]
 
 /// The first page of one feed, read by a user.
 enum UserFeedPage: PreparedShape {
