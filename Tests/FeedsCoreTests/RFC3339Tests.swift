@@ -15,9 +15,31 @@ import Testing
             (1_714_564_800_123_456, "2024-05-01T12:00:00.123456Z"),
             (1_714_564_800_000_010, "2024-05-01T12:00:00.000010Z"),
             (951_782_400_999_999, "2000-02-29T00:00:00.999999Z"),
+            (-62_135_596_800_000_000, "0001-01-01T00:00:00.000000Z"),
+            (-12_219_292_800_000_000, "1582-10-15T00:00:00.000000Z"),
+            (-12_219_379_200_000_000, "1582-10-14T00:00:00.000000Z"),
+            (4_107_542_400_000_000, "2100-03-01T00:00:00.000000Z"),
         ] as [(Int64, String)])
     func formatsWithMicroseconds(micros: Int64, text: String) {
         #expect(RFC3339.string(from: Date(microsecondsSince1970: micros)) == text)
+    }
+
+    /// The integer formatter against Foundation's, over every kind of day from 1583 (Foundation
+    /// switches to the Julian calendar before October 1582; RFC 3339 stays Gregorian) to 9999.
+    @Test func formattingAgreesWithFoundationOnRandomTimes() {
+        var generator = SystemRandomNumberGenerator()
+        let first: Int64 = -12_212_553_600_000_000  // 1583-01-01
+        let last: Int64 = 253_402_300_799_999_999  // 9999-12-31T23:59:59.999999
+        for _ in 0..<20_000 {
+            let date = Date(microsecondsSince1970: Int64.random(in: first...last, using: &generator))
+            let micros = date.microsecondsSince1970
+            var whole = Date(timeIntervalSince1970: Double(micros.floorDivided(by: 1_000_000)))
+                .formatted(Date.ISO8601FormatStyle())
+            whole.removeLast()
+            let fraction = String(micros - micros.floorDivided(by: 1_000_000) * 1_000_000)
+            let expected = whole + "." + String(repeating: "0", count: 6 - fraction.count) + fraction + "Z"
+            #expect(RFC3339.string(from: date) == expected, "\(micros)")
+        }
     }
 
     @Test func formattingRoundsToTheMicrosecond() {
@@ -69,5 +91,12 @@ import Testing
         let text = RFC3339.string(from: Date(microsecondsSince1970: micros))
         let date = try #require(RFC3339.date(from: text))
         #expect(date.microsecondsSince1970 == micros)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return self % divisor < 0 ? quotient - 1 : quotient
     }
 }
