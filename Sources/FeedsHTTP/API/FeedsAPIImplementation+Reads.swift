@@ -5,14 +5,7 @@ extension FeedsAPIImplementation {
     func queryActivities(_ input: Operations.QueryActivities.Input) async throws -> Operations.QueryActivities.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        for sort in body.sort ?? [] where (sort.field ?? "created_at") != "created_at" || (sort.direction ?? -1) != -1 {
-            throw FeedsError.input(
-                "activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
-        }
-        let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
-        var query = ActivityQuery(viewer: request.principal, limit: limit, cursor: cursor)
-        if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
-        let page = try await store.queryActivities(query, logger: request.logger)
+        let page = try await activityPage(body, request: request)
         return .created(
             .init(
                 body: .json(
@@ -25,10 +18,42 @@ extension FeedsAPIImplementation {
         )
     }
 
+    /// QueryActivities' work, for the generated handler and `FeedPageRoutes` alike.
+    func activityPage(_ body: Components.Schemas.QueryActivitiesRequest, request: AuthenticatedRequest) async throws
+        -> ActivityPage
+    {
+        for sort in body.sort ?? [] where (sort.field ?? "created_at") != "created_at" || (sort.direction ?? -1) != -1 {
+            throw FeedsError.input(
+                "activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
+        }
+        let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
+        var query = ActivityQuery(viewer: request.principal, limit: limit, cursor: cursor)
+        if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
+        return try await store.queryActivities(query, logger: request.logger)
+    }
+
     func getOrCreateFeed(_ input: Operations.GetOrCreateFeed.Input) async throws -> Operations.GetOrCreateFeed.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let feedID = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
+        let result = try await feedPage(group: input.path.feedGroupId, id: input.path.feedId, body, request: request)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        activities: try result.page.activities.map(wire), aggregatedActivities: [], created: result.created,
+                        duration: request.duration, feed: try Wire.feed(result.feed), followers: [], following: [],
+                        members: [], next: result.page.next?.token, pinnedActivities: [], prev: result.page.prev?.token
+                    )
+                )
+            )
+        )
+    }
+
+    /// GetOrCreateFeed's work, for the generated handler and `FeedPageRoutes` alike.
+    func feedPage(
+        group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, request: AuthenticatedRequest
+    ) async throws -> (feed: Feed, created: Bool, page: ActivityPage) {
+        let feedID = try FeedID(group: group, id: id, field: "feed_id")
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         let (feed, created) = try await store.getOrCreateFeed(feedID, creatorID: creator, logger: request.logger)
@@ -36,17 +61,7 @@ extension FeedsAPIImplementation {
             ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
             logger: request.logger
         )
-        return .created(
-            .init(
-                body: .json(
-                    .init(
-                        activities: try page.activities.map(wire), aggregatedActivities: [], created: created,
-                        duration: request.duration, feed: try Wire.feed(feed), followers: [], following: [], members: [],
-                        next: page.next?.token, pinnedActivities: [], prev: page.prev?.token
-                    )
-                )
-            )
-        )
+        return (feed, created, page)
     }
 
     func updateUsers(_ input: Operations.UpdateUsers.Input) async throws -> Operations.UpdateUsers.Output {

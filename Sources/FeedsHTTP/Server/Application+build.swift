@@ -53,11 +53,14 @@ public func buildApplication(
     OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
     let hot = HotObjects(budget: configuration.hotObjectBytes)
     registerCDNRoutes(uploads, hot: hot, on: router)
-    try FeedsAPIImplementation(
+    let api = FeedsAPIImplementation(
         store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client)),
         settingsStore: settingsStore
-    ).registerHandlers(
-        on: RecordingTransport(router: router, routes: routes),
+    )
+    let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit)
+    pages.register(on: router)
+    try api.registerHandlers(
+        on: RecordingTransport(router: router, routes: routes, handWritten: type(of: pages).routes),
         serverURL: Servers.Server1.url(),
         configuration: openAPIConfiguration,
         // Multipart bodies go to our scanner (memchr), decoded with the same configuration.

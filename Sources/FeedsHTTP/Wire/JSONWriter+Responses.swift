@@ -1,0 +1,111 @@
+import FeedsAPI
+import FeedsCore
+
+/// `Wire`'s response types, written field for field by `JSONWriter`: the same names, the same
+/// fields left out when absent. `JSONWriterTests` holds each to what `JSONEncoder` makes of the
+/// `Wire` value.
+extension JSONWriter {
+    mutating func activity(_ activity: Activity, urls: UploadPipeline) {
+        typealias Response = Components.Schemas.ActivityResponse
+        object { json in
+            json.key("attachments")
+            json.array(activity.attachments) { $0.attachment(AttachmentURLs.resolve($1, with: urls)) }
+            json.field("bookmark_count", 0)
+            json.emptyObject("collections")
+            json.field("comment_count", 0)
+            json.emptyArray("comments")
+            json.field("created_at", activity.createdAt)
+            json.key("custom")
+            json.object(activity.custom)
+            json.field("deleted_at", activity.deletedAt)
+            json.field("edited_at", activity.editedAt)
+            json.key("feeds")
+            json.strings(activity.feeds)
+            json.emptyArray("filter_tags")
+            json.field("hidden", false)
+            json.field("id", activity.id)
+            json.emptyArray("interest_tags")
+            json.emptyArray("latest_reactions")
+            json.emptyArray("mentioned_users")
+            json.emptyArray("own_bookmarks")
+            json.emptyArray("own_reactions")
+            json.field("popularity", 0)
+            json.field("preview", false)
+            json.field("reaction_count", 0)
+            json.emptyObject("reaction_groups")
+            json.field(
+                "restrict_replies", (Response.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue)
+            json.field("score", 0)
+            json.emptyObject("search_data")
+            json.field("share_count", 0)
+            json.field("text", activity.text)
+            json.field("type", activity.type)
+            json.field("updated_at", activity.updatedAt)
+            json.key("user")
+            json.user(activity.user)
+            json.field("visibility", (Response.VisibilityPayload(rawValue: activity.visibility.rawValue) ?? ._public).rawValue)
+            json.field("visibility_tag", activity.visibilityTag)
+        }
+    }
+
+    /// A stored attachment with its URLs resolved, keeping only the fields the reference's
+    /// `Attachment` has, as decoding into the generated type would.
+    mutating func attachment(_ payload: JSONObject) {
+        object { json in
+            for (name, value) in payload where Components.Schemas.Attachment.CodingKeys(rawValue: name) != nil {
+                json.key(name)
+                json.value(value)
+            }
+        }
+    }
+
+    mutating func user(_ user: User) {
+        object { json in
+            json.field("banned", false)
+            json.emptyArray("blocked_user_ids")
+            json.field("created_at", user.createdAt)
+            json.key("custom")
+            json.object(user.custom)
+            json.field("id", user.id)
+            json.field("image", user.image)
+            json.field("invisible", false)
+            json.field("language", user.language)
+            json.field("name", user.name)
+            json.field("online", false)
+            json.field("role", user.role)
+            json.field("shadow_banned", false)
+            json.key("teams")
+            json.strings(user.teams)
+            json.field("updated_at", user.updatedAt)
+        }
+    }
+
+    mutating func feed(_ feed: Feed) {
+        object { json in
+            json.field("activity_count", Int(Int32(clamping: feed.activityCount)))
+            json.field("created_at", feed.createdAt)
+            json.key("created_by")
+            json.user(feed.createdBy)
+            json.key("custom")
+            json.object(feed.custom)
+            json.field("description", feed.description)
+            json.field("feed", feed.id.description)
+            json.field("follower_count", 0)
+            json.field("following_count", 0)
+            json.field("group_id", feed.id.group)
+            json.field("id", feed.id.id)
+            json.field("member_count", 0)
+            json.field("name", feed.name)
+            json.field("pin_count", 0)
+            json.field("updated_at", feed.updatedAt)
+        }
+    }
+
+    /// A page's activities and its cursors, the part every page response shares.
+    mutating func page(_ page: ActivityPage, urls: UploadPipeline) {
+        key("activities")
+        array(page.activities) { $0.activity($1, urls: urls) }
+        field("next", page.next?.token)
+        field("prev", page.prev?.token)
+    }
+}

@@ -1,0 +1,148 @@
+import FeedsAPI
+import FeedsCore
+import FeedsTestSupport
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import FeedsHTTP
+
+/// `JSONWriter` against the reference it replaces: `JSONEncoder` over `Wire`'s generated types,
+/// configured as the OpenAPI runtime configures it. Both are read back as JSON and must be equal.
+@Suite struct JSONWriterTests {
+    @Test func stringsAreEscapedAsJSONRequires() throws {
+        let texts = [
+            "", "plain", #"quote " and backslash \"#, "line\nfeed\r\ttab", "\u{0}\u{1}\u{8}\u{C}\u{1F}", "slash / stays",
+            "ünïcödé ✓ 😀", "\u{2028}\u{2029}", String(repeating: "é\"", count: 300),
+        ]
+        for text in texts {
+            var writer = JSONWriter()
+            writer.string(text)
+            let decoded = try JSONDecoder().decode(String.self, from: Data(writer.buffer.readableBytesView))
+            #expect(decoded == text)
+        }
+    }
+
+    @Test func numbersKeepTheirValue() throws {
+        for number in [0, 1, -1, 42, 2.5, -0.125, 1e-7, 1e15, 1e20, 123_456_789_012, 0.1 + 0.2, Double.ulpOfOne] {
+            var writer = JSONWriter()
+            writer.number(number)
+            let text = String(buffer: writer.buffer)
+            #expect(try JSONDecoder().decode(Double.self, from: Data(text.utf8)) == number, "\(text)")
+            if number.rounded() == number, abs(number) < 1e15 { #expect(!text.contains(".") && !text.contains("e")) }
+        }
+    }
+
+    @Test func activitiesAreWrittenAsTheGeneratedTypesEncodeThem() throws {
+        let pipeline = try Self.pipeline()
+        for activity in Self.activities(pipeline) {
+            var writer = JSONWriter()
+            writer.activity(activity, urls: pipeline)
+            let written = try Self.parse(writer)
+            #expect(written == (try Self.reference(try Wire.activity(activity, urls: pipeline))))
+            if activity.attachments.count == 3 {
+                let text = String(buffer: writer.buffer)
+                #expect(text.contains(#""asset_url":"http://127.0.0.1:3030/cdn/0123456789abcdef0123456789abcdef/photo.png?Expires="#))
+                #expect(text.contains("&w=512&h=512"))
+                #expect(!text.contains(AttachmentPayload.objectKeyField))
+            }
+        }
+    }
+
+    @Test func feedsAndUsersAreWrittenAsTheGeneratedTypesEncodeThem() throws {
+        for (index, user) in Self.users.enumerated() {
+            var writer = JSONWriter()
+            writer.user(user)
+            #expect(try Self.parse(writer) == (try Self.reference(try Wire.user(user))))
+            let feed = Feed(
+                id: try FeedID(group: "user", id: "owner-\(index)", field: "feed"), name: user.name ?? "", description: "about \"me\"",
+                custom: ["pinned": .bool(true), "rank": .number(3)], createdBy: user, activityCount: 12,
+                createdAt: Self.now, updatedAt: Self.now.addingTimeInterval(1))
+            var feedWriter = JSONWriter()
+            feedWriter.feed(feed)
+            #expect(try Self.parse(feedWriter) == (try Self.reference(try Wire.feed(feed))))
+        }
+    }
+
+    // MARK: Samples
+
+    static let now = Date(microsecondsSince1970: 1_795_000_000_123_456)
+
+    static let users = [
+        User(id: "alice", createdAt: now, updatedAt: now),
+        User(
+            id: "bob-\"quoted\"", name: "Bob ✓", image: "https://img.example/bob.png", role: "admin", language: "nl",
+            teams: ["red", "blue"], custom: ["age": .number(41), "tags": .array([.string("a"), .null])],
+            createdAt: now.addingTimeInterval(-86_400 * 400), updatedAt: now),
+    ]
+
+    static func activities(_ pipeline: UploadPipeline) -> [Activity] {
+        let custom: JSONObject = [
+            "n": .number(1), "x": .number(2.5), "big": .number(1e20), "neg": .number(-7), "ok": .bool(false), "none": .null,
+            "nested": .object(["list": .array([.number(1), .string("two\n"), .object([:])])]), "emoji": .string("😀"),
+        ]
+        let link: JSONObject = [
+            "type": .string("image"), "image_url": .string("https://x.example/y.png"), "custom": .object([:]),
+            "title": .string("A \"title\""), "original_width": .number(640), "original_height": .number(480),
+        ]
+        let uploadedImage: JSONObject = [
+            "type": .string("image"), "custom": .object(["k": .string("v")]), "mime_type": .string("image/png"),
+            "file_size": .number(1234), AttachmentPayload.objectKeyField: .string("0123456789abcdef0123456789abcdef/photo.png"),
+        ]
+        let uploadedFile: JSONObject = [
+            "type": .string("file"), "custom": .object([:]), "mime_type": .string("application/pdf"), "title": .string("doc.pdf"),
+            "file_size": .number(99), AttachmentPayload.objectKeyField: .string("fedcba9876543210fedcba9876543210/doc.pdf"),
+        ]
+        return [
+            Activity(
+                id: "a1", type: "post", user: users[0], text: nil, feeds: ["user:alice"], visibility: .public,
+                visibilityTag: nil, restrictReplies: "everyone", custom: [:], attachments: [], createdAt: now, updatedAt: now,
+                editedAt: nil, deletedAt: nil),
+            Activity(
+                id: "a2", type: "photo", user: users[1], text: "Hello \"world\"\n\\ ✓", feeds: ["user:bob", "timeline:bob"],
+                visibility: .tag, visibilityTag: "friends", restrictReplies: "nobody", custom: custom,
+                attachments: [link, uploadedImage, uploadedFile], createdAt: now, updatedAt: now.addingTimeInterval(5),
+                editedAt: now.addingTimeInterval(5), deletedAt: now.addingTimeInterval(9)),
+            Activity(
+                id: "a3", type: "post", user: users[0], text: "", feeds: [], visibility: .private, visibilityTag: nil,
+                restrictReplies: "something-new", custom: ["only": .string("one")], attachments: [],
+                createdAt: Date(microsecondsSince1970: -1), updatedAt: now, editedAt: nil, deletedAt: nil),
+        ]
+    }
+
+    /// A pipeline for signing URLs; its database client is never used.
+    static func pipeline() throws -> UploadPipeline {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-writer-\(UUID().uuidString)")
+        let configuration = FeedsConfiguration(
+            apiKey: "key", apiSecret: "secret-0123456789abcdef0123456789abcdef", dataDirectory: directory)
+        let client = PostgresClient(
+            configuration: .init(host: "127.0.0.1", username: "unused", password: nil, database: nil, tls: .disable),
+            backgroundLogger: Logger(label: "unused"))
+        return try makeUploadPipeline(configuration, client: client, logger: Logger(label: "test"))
+    }
+
+    static func parse(_ writer: JSONWriter) throws -> JSONValue {
+        try read(Data(writer.buffer.readableBytesView))
+    }
+
+    /// JSON as a value, with signed URLs' expiry (whole seconds of the clock, which may tick
+    /// between the two encodings) and signature set aside.
+    static func read(_ data: Data) throws -> JSONValue {
+        let text = String(decoding: data, as: UTF8.self)
+            .replacing(/Expires=\d+&Signature=[A-Za-z0-9_-]+/, with: "Expires=E&Signature=S")
+        return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// What the generated handlers send: the runtime's encoder with our date transcoder.
+    static func reference(_ value: some Encodable) throws -> JSONValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let transcoder = RFC3339DateTranscoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try transcoder.encode(date))
+        }
+        return try read(try encoder.encode(value))
+    }
+}
