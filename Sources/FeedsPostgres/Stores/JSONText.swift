@@ -10,11 +10,16 @@ enum JSONText {
     static func object(_ text: String) throws -> JSONObject {
         // Most custom data is empty: no decoder for that.
         if text == "{}" { return [:] }
-        return try JSONDecoder().decode(JSONObject.self, from: Data(text.utf8))
+        guard case .object(let object) = try JSONValue(parsing: text) else { throw JSONParseError(offset: 0, problem: "not an object") }
+        return object
     }
 
     static func objects(_ text: String) throws -> [JSONObject] {
         if text == "[]" { return [] }
-        return try JSONDecoder().decode([JSONObject].self, from: Data(text.utf8))
+        guard case .array(let values) = try JSONValue(parsing: text) else { throw JSONParseError(offset: 0, problem: "not an array") }
+        return try values.map { value in
+            guard case .object(let object) = value else { throw JSONParseError(offset: 0, problem: "not an array of objects") }
+            return object
+        }
     }
 }
