@@ -39,12 +39,25 @@ struct JSONWriter {
         empty = false
     }
 
-    /// `"name":`; names are our own literals, which need no escaping.
+    /// `"name":`; names are our own literals, which need no escaping. One write into the buffer,
+    /// comma included: keys are a third of a page's bytes.
     mutating func key(_ name: StaticString) {
-        separate()
-        buffer.writeInteger(UInt8(ascii: "\""))
-        name.withUTF8Buffer { _ = buffer.writeBytes($0) }
-        buffer.writeStaticString("\":")
+        let comma = !empty
+        empty = false
+        let count = name.utf8CodeUnitCount
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count + 4) { output in
+            var at = 0
+            if comma {
+                output[0] = UInt8(ascii: ",")
+                at = 1
+            }
+            output[at] = UInt8(ascii: "\"")
+            UnsafeMutableRawBufferPointer(rebasing: output[(at + 1)...])
+                .copyMemory(from: UnsafeRawBufferPointer(start: name.utf8Start, count: count))
+            output[at + 1 + count] = UInt8(ascii: "\"")
+            output[at + 2 + count] = UInt8(ascii: ":")
+            return at + 3 + count
+        }
     }
 
     /// A key from data (custom fields), escaped.
@@ -64,6 +77,17 @@ struct JSONWriter {
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { bytes in
+            let plain = !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            if plain {
+                // The common case, in one write.
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bytes.count + 2) { output in
+                    output[0] = UInt8(ascii: "\"")
+                    UnsafeMutableRawBufferPointer(rebasing: output[1...]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+                    output[bytes.count + 1] = UInt8(ascii: "\"")
+                    return bytes.count + 2
+                }
+                return
+            }
             buffer.writeInteger(UInt8(ascii: "\""))
             var start = 0
             for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
