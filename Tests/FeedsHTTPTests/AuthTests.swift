@@ -81,18 +81,6 @@ import Testing
         }
     }
 
-    /// A verified token is remembered, but its expiry still holds: the same token, seen a moment
-    /// ago, is refused once its `exp` has passed.
-    @Test func aRememberedTokenStillExpires() async throws {
-        try await TestServer.run { server in
-            let token = try await server.authenticator.token(userID: "alice", expiresAt: Date().addingTimeInterval(2))
-            #expect(try await query(server, apiKey: server.apiKey, token: token).status == 201)
-            #expect(try await query(server, apiKey: server.apiKey, token: token).status == 201)
-            try await Task.sleep(for: .seconds(3))
-            expectAPIError(try await query(server, apiKey: server.apiKey, token: token), status: 401, code: 40)
-        }
-    }
-
     @Test func aTokenNotValidYetIsCode41() async throws {
         try await TestServer.run { server in
             let keys = JWTKeyCollection()

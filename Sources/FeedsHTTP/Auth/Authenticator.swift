@@ -7,7 +7,6 @@ import JWTKit
 public struct Authenticator: Sendable {
     let apiKey: String
     let keys: JWTKeyCollection
-    let verified = VerifiedTokens()
 
     /// HS256 wants a key at least as long as its hash; shorter secrets are refused at start.
     public static let minimumSecretBytes = 32
@@ -35,7 +34,6 @@ public struct Authenticator: Sendable {
             throw FeedsError(.authentication, "Authorization header with a JWT is missing", field: "Authorization")
         }
         if token.lowercased().hasPrefix("bearer ") { token = String(token.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
-        if let principal = verified.principal(for: token) { return principal }
         let claims: StreamClaims
         do {
             claims = try await keys.verify(token, as: StreamClaims.self)
@@ -44,15 +42,11 @@ public struct Authenticator: Sendable {
         } catch {
             throw FeedsError(.tokenSignature, "token is not valid", field: "Authorization")
         }
-        let principal: Principal
         if let userID = claims.userID {
             guard !userID.isEmpty else { throw FeedsError(.authentication, "user_id claim is empty", field: "Authorization") }
-            principal = .user(userID)
-        } else {
-            principal = .server
+            return .user(userID)
         }
-        verified.remember(token, as: .init(principal: principal, notBefore: claims.nbf?.value, expires: claims.exp?.value))
-        return principal
+        return .server
     }
 
     /// A signed token: a user's with `userID`, else the server's.
