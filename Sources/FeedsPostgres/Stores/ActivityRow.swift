@@ -28,18 +28,20 @@ enum ActivityRow {
     }
 
     static func decode(_ row: PostgresRow) throws -> Decoded {
-        let c = try row.decode(
-            (
-                String, String, String?, [String], String, String?, String, String, Date, Date, Date?, Date?, String,
-                String, String?, String?, String, String, [String], String, Date, Date, Int64
-            ).self
-        )
-        let user = try UserRow.user((c.13, c.14, c.15, c.16, c.17, c.18, c.19, c.20, c.21))
+        var columns = RowReader(row)
+        let id: String = try columns.next(), type: String = try columns.next(), text: String? = try columns.next()
+        let feeds: [String] = try columns.next(), visibility: String = try columns.next()
+        let visibilityTag: String? = try columns.next(), restrictReplies: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
+        let editedAt: Date? = try columns.next(), deletedAt: Date? = try columns.next()
+        let attachments = try JSONText.objects(try columns.next())
+        let user = try UserRow.user(&columns)
         let activity = Activity(
-            id: c.0, type: c.1, user: user, text: c.2, feeds: c.3, visibility: Visibility(rawValue: c.4) ?? .public,
-            visibilityTag: c.5, restrictReplies: c.6, custom: try JSONText.object(c.7),
-            attachments: try JSONText.objects(c.12), createdAt: c.8, updatedAt: c.9, editedAt: c.10, deletedAt: c.11
+            id: id, type: type, user: user, text: text, feeds: feeds, visibility: Visibility(rawValue: visibility) ?? .public,
+            visibilityTag: visibilityTag, restrictReplies: restrictReplies, custom: custom, attachments: attachments,
+            createdAt: createdAt, updatedAt: updatedAt, editedAt: editedAt, deletedAt: deletedAt
         )
-        return Decoded(activity: activity, micros: c.22)
+        return Decoded(activity: activity, micros: try columns.next())
     }
 }
