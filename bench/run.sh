@@ -56,8 +56,8 @@ pgbench_tps() { # script; prints tps
     || { cat "$dir/$1.log"; exit 1; }
   awk '/^tps = / {print $3; exit}' "$dir/$1.log"
 }
-wrk_rps() { # url; prints requests/s, and fails on any non-2xx reply
-  wrk -t 2 -c 32 -d "${seconds}s" "$1" >"$dir/wrk.log" 2>&1
+wrk_rps() { # url, seconds; prints requests/s, and fails on any non-2xx reply
+  wrk -t 2 -c 32 -d "${2}s" "$1" >"$dir/wrk.log" 2>&1
   if grep -q 'Non-2xx' "$dir/wrk.log"; then cat "$dir/wrk.log"; exit 1; fi
   awk '/^Requests\/sec:/ {print $2}' "$dir/wrk.log"
 }
@@ -81,9 +81,17 @@ head -c 10240 /dev/urandom >"$dir/10k.bin"
 cp "$dir/10k.bin" "$dir/nginx/www/10k.bin"
 object=$(curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" -F "file=@$dir/10k.bin" \
   "$url/api/v2/uploads/file?api_key=$key" | python3 -c 'import json,sys; print(json.load(sys.stdin)["file"])')
-get_feeds=$(wrk_rps "$object")
-get_nginx=$(wrk_rps "http://127.0.0.1:$nginx_port/10k.bin")
-echo "feeds: $get_feeds req/s, nginx: $get_nginx req/s"
+# In turns, five rounds of a fifth of the time each, medians: one run each swung the ratio with
+# whatever else the machine was doing at that moment.
+feeds_runs=() nginx_runs=()
+for _ in 1 2 3 4 5; do
+  feeds_runs+=("$(wrk_rps "$object" $(( (seconds + 4) / 5 )))")
+  nginx_runs+=("$(wrk_rps "http://127.0.0.1:$nginx_port/10k.bin" $(( (seconds + 4) / 5 )))")
+done
+median5() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
+get_feeds=$(median5 "${feeds_runs[@]}")
+get_nginx=$(median5 "${nginx_runs[@]}")
+echo "feeds: ${feeds_runs[*]} req/s, nginx: ${nginx_runs[*]} req/s (medians $get_feeds, $get_nginx)"
 
 echo "== 100 MB upload (median of 3)"
 head -c 100M /dev/urandom >"$dir/100m.bin"
