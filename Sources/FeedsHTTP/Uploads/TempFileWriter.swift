@@ -1,4 +1,3 @@
-import Crypto
 import FeedsCore
 import Foundation
 import OpenAPIRuntime
@@ -12,9 +11,16 @@ import OpenAPIRuntime
 struct TempFileWriter: ~Copyable {
     let url: URL
     private let descriptor: Int32
-    private var hasher = SHA256()
+    private let hasher = BackgroundHasher()
     private(set) var size: Int64 = 0
     private var closed = false
+    /// Bytes up to here have been handed to the device's writeback already.
+    private var flushedUpTo: Int64 = 0
+
+    /// The store flushes every file to the device before the upload is acknowledged. Starting the
+    /// writeback every few megabytes while the upload streams leaves that flush little to wait
+    /// for: it waited 55–65 ms for 100 MB at the end, a quarter of the upload.
+    static let writebackStep: Int64 = 8 << 20
 
     init(in directory: URL) throws {
         url = directory.appendingPathComponent("upload-\(UUID().uuidString.lowercased())")
@@ -29,13 +35,13 @@ struct TempFileWriter: ~Copyable {
     }
 
     /// Appends bytes; past `limit` the file is removed and the request refused with 413.
-    mutating func write(_ bytes: ArraySlice<UInt8>, limit: SizeLimit) throws {
+    mutating func write(_ bytes: ArraySlice<UInt8>, limit: SizeLimit) async throws {
         size += Int64(bytes.count)
         guard size <= limit.bytes else {
             discard()
             throw FeedsError(.payloadTooLarge, "the file is over \(limit.rule) of \(limit.bytes) bytes")
         }
-        hasher.update(data: bytes)
+        try await hasher.update(bytes)
         try bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -48,13 +54,20 @@ struct TempFileWriter: ~Copyable {
                 offset += written
             }
         }
+        if size - flushedUpTo >= Self.writebackStep {
+            // On Linux, DONTNEED on pages still dirty starts their writeback and returns (it drops
+            // only pages already clean, and these are not); the fsync later is what makes the file
+            // durable. (`sync_file_range`, the direct way, is hidden from Swift behind _GNU_SOURCE.)
+            _ = posix_fadvise(descriptor, off_t(flushedUpTo), off_t(size - flushedUpTo), POSIX_FADV_DONTNEED)
+            flushedUpTo = size
+        }
     }
 
     /// Closes the file and returns its size and SHA-256 (hex).
-    consuming func finish() throws -> (size: Int64, sha256: String) {
+    consuming func finish() async throws -> (size: Int64, sha256: String) {
         closed = true
         guard close(descriptor) == 0 else { throw FeedsError(.internal, "cannot close temp file") }
-        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        return (size, await hasher.finish())
     }
 
     /// Closes and removes the file.
@@ -75,13 +88,13 @@ extension TempFileWriter {
     ) {
         var writer = try TempFileWriter(in: directory)
         do {
-            for try await chunk in body { try writer.write(chunk, limit: limit) }
+            for try await chunk in body { try await writer.write(chunk, limit: limit) }
         } catch {
             writer.discard()
             throw error
         }
         let url = writer.url
-        let (size, sha256) = try writer.finish()
+        let (size, sha256) = try await writer.finish()
         return (url, size, sha256)
     }
 }
