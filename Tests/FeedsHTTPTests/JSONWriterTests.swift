@@ -36,9 +36,11 @@ import Testing
 
     @Test func activitiesAreWrittenAsTheGeneratedTypesEncodeThem() throws {
         let pipeline = try Self.pipeline()
-        for activity in Self.activities(pipeline) {
+        var users: [String: [UInt8]] = [:]
+        // Twice over: the second time each user is copied from the first.
+        for activity in Self.activities(pipeline) + Self.activities(pipeline) {
             var writer = JSONWriter()
-            writer.activity(activity, urls: pipeline)
+            writer.activity(activity, urls: pipeline, users: &users)
             let written = try Self.parse(writer)
             #expect(written == (try Self.reference(try Wire.activity(activity, urls: pipeline))))
             if activity.attachments.count == 3 {

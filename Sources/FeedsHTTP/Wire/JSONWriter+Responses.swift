@@ -5,7 +5,9 @@ import FeedsCore
 /// fields left out when absent. `JSONWriterTests` holds each to what `JSONEncoder` makes of the
 /// `Wire` value.
 extension JSONWriter {
-    mutating func activity(_ activity: Activity, urls: UploadPipeline) {
+    /// `users` holds the JSON of users already written in this response, by id: a feed page is
+    /// mostly one user's activities, and their user is the same row each time.
+    mutating func activity(_ activity: Activity, urls: UploadPipeline, users: inout [String: [UInt8]]) {
         typealias Response = Components.Schemas.ActivityResponse
         object { json in
             json.key("attachments")
@@ -42,7 +44,7 @@ extension JSONWriter {
             json.field("type", activity.type)
             json.field("updated_at", activity.updatedAt)
             json.key("user")
-            json.user(activity.user)
+            json.user(activity.user, written: &users)
             json.field("visibility", (Response.VisibilityPayload(rawValue: activity.visibility.rawValue) ?? ._public).rawValue)
             json.field("visibility_tag", activity.visibilityTag)
         }
@@ -57,6 +59,17 @@ extension JSONWriter {
                 json.value(value)
             }
         }
+    }
+
+    /// The user, copied from `written` when it was written before.
+    mutating func user(_ user: User, written: inout [String: [UInt8]]) {
+        if let bytes = written[user.id] {
+            raw(bytes)
+            return
+        }
+        let start = buffer.writerIndex
+        self.user(user)
+        written[user.id] = buffer.getBytes(at: start, length: buffer.writerIndex - start)
     }
 
     mutating func user(_ user: User) {
@@ -104,7 +117,8 @@ extension JSONWriter {
     /// A page's activities and its cursors, the part every page response shares.
     mutating func page(_ page: ActivityPage, urls: UploadPipeline) {
         key("activities")
-        array(page.activities) { $0.activity($1, urls: urls) }
+        var users: [String: [UInt8]] = [:]
+        array(page.activities) { $0.activity($1, urls: urls, users: &users) }
         field("next", page.next?.token)
         field("prev", page.prev?.token)
     }

@@ -116,6 +116,12 @@ struct JSONWriter {
         }
     }
 
+    /// A whole value written before, as it was.
+    mutating func raw(_ bytes: [UInt8]) {
+        buffer.writeBytes(bytes)
+        empty = false
+    }
+
     private static let hex = Array("0123456789abcdef".utf8)
 
     mutating func number(_ value: Int) {
