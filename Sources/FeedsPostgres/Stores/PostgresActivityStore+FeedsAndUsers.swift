@@ -86,13 +86,13 @@ struct StoredFeed: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Feed {
-        let c = try row.decode(
-            (String, String, String, Date, Date, Int64, String, String?, String?, String, String, [String], String, Date, Date)
-                .self)
-        let creator = try UserRow.user((c.6, c.7, c.8, c.9, c.10, c.11, c.12, c.13, c.14))
+        var columns = RowReader(row)
+        let name: String = try columns.next(), description: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
+        let activityCount: Int64 = try columns.next()
         return Feed(
-            id: id, name: c.0, description: c.1, custom: try JSONText.object(c.2), createdBy: creator,
-            activityCount: Int(c.5), createdAt: c.3, updatedAt: c.4
-        )
+            id: id, name: name, description: description, custom: custom, createdBy: try UserRow.user(&columns),
+            activityCount: Int(activityCount), createdAt: createdAt, updatedAt: updatedAt)
     }
 }
