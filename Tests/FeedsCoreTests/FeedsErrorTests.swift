@@ -15,6 +15,7 @@ import Testing
         (.conflict, 409, 4),
         (.payloadTooLarge, 413, 22),
         (.unsupportedMediaType, 415, 4),
+        (.notAcceptable, 406, 4),
         (.methodNotAllowed, 405, 4),
         (.rateLimited, 429, 9),
         (.unavailable, 503, -1),

@@ -30,6 +30,24 @@ import Testing
         }
     }
 
+    /// An `Accept` without JSON is refused before the work is done: the create is not stored.
+    @Test func anAcceptWithoutJSONIs406AndNothingIsWritten() async throws {
+        try await TestServer.run { server in
+            let body = #"{"type":"post","feeds":["user:alice"],"text":"refused"}"#
+            for accept in ["text/html", "image/png, text/*", "application/json;q=0"] {
+                let refused = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: [("Accept", accept)])
+                expectAPIError(refused, status: 406, code: 4, field: "Accept")
+            }
+            expectAPIError(try await server.api(.GET, "/app", as: "alice", headers: [("Accept", "text/html")]), status: 406, code: 4)
+            let page = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: "alice", json: "{}")
+            #expect(page.body["activities"] == .array([]), "\(page.text)")
+            for accept in ["application/json", "*/*", "text/html, application/json;q=0.9", "application/*", "APPLICATION/JSON"] {
+                let taken = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: [("Accept", accept)])
+                #expect(taken.status == 201, "\(accept): \(taken.text)")
+            }
+        }
+    }
+
     @Test func malformedJSONIsA400() async throws {
         try await TestServer.run { server in
             expectAPIError(try await server.api(.POST, "/feeds/activities", as: "alice", json: "{not json"), status: 400, code: 4)

@@ -13,6 +13,8 @@ public struct FeedsError: Error, Sendable, Equatable {
         case conflict
         case payloadTooLarge
         case unsupportedMediaType
+        /// The request's `Accept` takes no JSON, and JSON is all the API answers with.
+        case notAcceptable
         case methodNotAllowed
         /// An Idempotency-Key reused with a different request.
         case idempotencyMismatch
@@ -58,7 +60,7 @@ extension FeedsError.Kind {
     /// Stream's numeric error code.
     public var code: Int {
         switch self {
-        case .input, .conflict, .unsupportedMediaType, .methodNotAllowed, .idempotencyMismatch: 4
+        case .input, .conflict, .unsupportedMediaType, .notAcceptable, .methodNotAllowed, .idempotencyMismatch: 4
         case .authentication: 5
         case .badAPIKey: 2
         case .tokenExpired: 40
@@ -82,6 +84,7 @@ extension FeedsError.Kind {
         case .conflict: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
+        case .notAcceptable: 406
         case .methodNotAllowed: 405
         case .idempotencyMismatch: 422
         case .badGateway: 502

@@ -48,6 +48,7 @@ public func buildApplication(
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: CDNSafetyHeadersMiddleware())
     router.add(middleware: APIErrorMiddleware(routes: routes))
+    router.add(middleware: AcceptMiddleware())
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
     OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
