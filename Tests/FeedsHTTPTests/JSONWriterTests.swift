@@ -63,7 +63,7 @@ import Testing
                 createdAt: Self.now, updatedAt: Self.now.addingTimeInterval(1))
             var feedWriter = JSONWriter()
             feedWriter.feed(feed)
-            #expect(try Self.parse(feedWriter) == (try Self.reference(try Wire.feed(feed))))
+            #expect(try Self.parse(feedWriter) == (try Self.reference(try Self.feedResponse(feed))))
         }
     }
 
@@ -113,6 +113,27 @@ import Testing
         ]
     }
 
+    /// The feed as the generated type; no route sends it but `FeedPageRoutes`, so this is its
+    /// reference.
+    static func feedResponse(_ feed: Feed) throws -> Components.Schemas.FeedResponse {
+        Components.Schemas.FeedResponse(
+            activityCount: Int32(clamping: feed.activityCount),
+            createdAt: feed.createdAt,
+            createdBy: try Wire.user(feed.createdBy),
+            custom: .init(additionalProperties: try FreeForm.containers(feed.custom)),
+            description: feed.description,
+            feed: feed.id.description,
+            followerCount: 0,
+            followingCount: 0,
+            groupId: feed.id.group,
+            id: feed.id.id,
+            memberCount: 0,
+            name: feed.name,
+            pinCount: 0,
+            updatedAt: feed.updatedAt
+        )
+    }
+
     /// A pipeline for signing URLs; its database client is never used.
     static func pipeline() throws -> UploadPipeline {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-writer-\(UUID().uuidString)")
@@ -128,11 +149,9 @@ import Testing
         try read(Data(writer.buffer.readableBytesView))
     }
 
-    /// JSON as a value, with signed URLs' expiry (whole seconds of the clock, which may tick
-    /// between the two encodings) and signature set aside.
+    /// JSON as a value, with signed URLs' expiry and signature set aside.
     static func read(_ data: Data) throws -> JSONValue {
-        let text = String(decoding: data, as: UTF8.self)
-            .replacing(/Expires=\d+&Signature=[A-Za-z0-9_-]+/, with: "Expires=E&Signature=S")
+        let text = withoutSignatures(String(decoding: data, as: UTF8.self))
         return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 

@@ -43,7 +43,7 @@ import Testing
     func theFileAndItsHashAreExactlyTheBytesSent(total: Int) async throws {
         let (all, chunks) = Self.chunks(total: total)
         let written = try await TempFileWriter.write(
-            Self.body(chunks), to: directory, limit: SizeLimit(bytes: 1 << 30, rule: "test"))
+            Self.body(chunks), to: directory, limit: SizeLimit(.open, named: "test", storageLimit: 1 << 30))
         defer { try? FileManager.default.removeItem(at: written.url) }
         #expect(written.size == Int64(total))
         #expect(written.sha256 == SHA256.hash(data: all).map { String(format: "%02x", $0) }.joined())
@@ -54,7 +54,7 @@ import Testing
         let (_, chunks) = Self.chunks(total: 500_000)
         await #expect(throws: FeedsError.self) {
             _ = try await TempFileWriter.write(
-                Self.body(chunks), to: directory, limit: SizeLimit(bytes: 100_000, rule: "test"))
+                Self.body(chunks), to: directory, limit: SizeLimit(.open, named: "test", storageLimit: 100_000))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }

@@ -201,7 +201,7 @@ private struct JSONParser {
                 throw error("a lone surrogate")
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw error("not a character") }
-            output.append(contentsOf: Array(String(Character(unicode)).utf8))
+            UTF8.encode(unicode) { output.append($0) }
         default:
             throw error("an unknown escape")
         }

@@ -6,9 +6,9 @@ import Hummingbird
 
 /// The two operations that answer with pages of activities, GetOrCreateFeed and QueryActivities,
 /// routed here instead of through the generated handlers so that `JSONWriter` writes their
-/// replies. Everything else is the generated path's: the body decodes as the generated request
-/// type, the work is the same function (`feedPage`, `activityPage`), errors go to the same
-/// middleware. `FeedPageTests` holds the replies to the reference's response types.
+/// replies. The rest is as on the generated routes: the body decodes as the generated request
+/// type, the middlewares are the same, errors are rendered the same way. The work is the API's
+/// (`feedPage`, `activityPage`). `FeedPageTests` holds the replies to the reference's response types.
 struct FeedPageRoutes<Store: ActivityStore> {
     let api: FeedsAPIImplementation<Store>
     /// JSON bodies were capped before they get here (`JSONBodyLimitMiddleware`).
@@ -71,10 +71,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             }
         }
         let buffer = try await request.body.collect(upTo: bodyLimit)
-        let decoder = JSONDecoder()
-        let transcoder = RFC3339DateTranscoder()
-        decoder.dateDecodingStrategy = .custom { try transcoder.decode(try $0.singleValueContainer().decode(String.self)) }
-        return try decoder.decode(Body.self, from: Data(buffer.readableBytesView))
+        return try RFC3339DateTranscoder.decoder.decode(Body.self, from: Data(buffer.readableBytesView))
     }
 
     /// A path parameter, percent-decoded as the generated code decodes it.

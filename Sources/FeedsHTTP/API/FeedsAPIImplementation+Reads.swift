@@ -2,23 +2,13 @@ import FeedsAPI
 import FeedsCore
 
 extension FeedsAPIImplementation {
+    /// Answered by `FeedPageRoutes`, registered in this handler's place (`RecordingTransport`
+    /// leaves the route to it), so that `JSONWriter` writes the page.
     func queryActivities(_ input: Operations.QueryActivities.Input) async throws -> Operations.QueryActivities.Output {
-        let request = try request
-        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let page = try await activityPage(body, request: request)
-        return .created(
-            .init(
-                body: .json(
-                    .init(
-                        activities: try page.activities.map(wire), duration: request.duration,
-                        next: page.next?.token, prev: page.prev?.token
-                    )
-                )
-            )
-        )
+        throw FeedsError(.internal, "QueryActivities is answered by FeedPageRoutes")
     }
 
-    /// QueryActivities' work, for the generated handler and `FeedPageRoutes` alike.
+    /// QueryActivities' work; `FeedPageRoutes` writes the page.
     func activityPage(_ body: Components.Schemas.QueryActivitiesRequest, request: AuthenticatedRequest) async throws
         -> ActivityPage
     {
@@ -32,24 +22,12 @@ extension FeedsAPIImplementation {
         return try await store.queryActivities(query, logger: request.logger)
     }
 
+    /// Answered by `FeedPageRoutes`, as `queryActivities` is.
     func getOrCreateFeed(_ input: Operations.GetOrCreateFeed.Input) async throws -> Operations.GetOrCreateFeed.Output {
-        let request = try request
-        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let result = try await feedPage(group: input.path.feedGroupId, id: input.path.feedId, body, request: request)
-        return .created(
-            .init(
-                body: .json(
-                    .init(
-                        activities: try result.page.activities.map(wire), aggregatedActivities: [], created: result.created,
-                        duration: request.duration, feed: try Wire.feed(result.feed), followers: [], following: [],
-                        members: [], next: result.page.next?.token, pinnedActivities: [], prev: result.page.prev?.token
-                    )
-                )
-            )
-        )
+        throw FeedsError(.internal, "GetOrCreateFeed is answered by FeedPageRoutes")
     }
 
-    /// GetOrCreateFeed's work, for the generated handler and `FeedPageRoutes` alike.
+    /// GetOrCreateFeed's work; `FeedPageRoutes` writes the page.
     func feedPage(
         group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, request: AuthenticatedRequest
     ) async throws -> (feed: Feed, created: Bool, page: ActivityPage) {

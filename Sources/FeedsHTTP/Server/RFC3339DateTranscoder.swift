@@ -13,3 +13,14 @@ struct RFC3339DateTranscoder: DateTranscoder {
         return date
     }
 }
+
+extension RFC3339DateTranscoder {
+    /// Request bodies decoded as the OpenAPI runtime decodes them, for the routes that decode
+    /// the generated types themselves (`FeedPageRoutes`).
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        let transcoder = RFC3339DateTranscoder()
+        decoder.dateDecodingStrategy = .custom { try transcoder.decode(try $0.singleValueContainer().decode(String.self)) }
+        return decoder
+    }()
+}

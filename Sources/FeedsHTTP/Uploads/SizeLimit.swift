@@ -7,11 +7,6 @@ struct SizeLimit: Sendable {
     var rule: String
 
     /// The stricter of a rule set's limit and the file store's.
-    init(bytes: Int64, rule: String) {
-        self.bytes = bytes
-        self.rule = rule
-    }
-
     init(_ rules: UploadRules, named name: String, storageLimit: Int64) {
         if rules.effectiveSizeLimit <= storageLimit {
             self.bytes = rules.effectiveSizeLimit

@@ -19,7 +19,7 @@ extension JSONValue {
         switch self {
         case .null: nil
         case .bool(let value): value
-        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? Int(value) : value
+        case .number(let value): value.wholeNumber ?? value
         case .string(let value): value
         case .array(let values): values.map(\.runtimeValue)
         case .object(let values): values.mapValues(\.runtimeValue)
@@ -37,5 +37,13 @@ extension JSONValue {
         case let values as [String: (any Sendable)?]: self = .object(try values.mapValues(JSONValue.init(runtimeValue:)))
         default: throw FeedsError(.internal, "\(type(of: value)) is not a JSON value")
         }
+    }
+}
+
+extension Double {
+    /// The value as an `Int` when it is a whole number the generated types send as one (as JSON
+    /// decoding gives them), else nil.
+    var wholeNumber: Int? {
+        rounded() == self && abs(self) < 1e15 ? Int(self) : nil
     }
 }

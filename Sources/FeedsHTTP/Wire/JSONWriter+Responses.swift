@@ -1,9 +1,9 @@
 import FeedsAPI
 import FeedsCore
 
-/// `Wire`'s response types, written field for field by `JSONWriter`: the same names, the same
-/// fields left out when absent. `JSONWriterTests` holds each to what `JSONEncoder` makes of the
-/// `Wire` value.
+/// The reference's response types, written field for field by `JSONWriter`: the same names, the
+/// same fields left out when absent. `JSONWriterTests` holds each to what `JSONEncoder` makes of
+/// the generated type.
 extension JSONWriter {
     /// `users` holds the JSON of users already written in this response, by id: a feed page is
     /// mostly one user's activities, and their user is the same row each time.

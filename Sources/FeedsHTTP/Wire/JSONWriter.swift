@@ -77,8 +77,7 @@ struct JSONWriter {
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { bytes in
-            let plain = !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-            if plain {
+            if !bytes.contains(where: Self.needsEscape) {
                 // The common case, in one write.
                 buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bytes.count + 2) { output in
                     output[0] = UInt8(ascii: "\"")
@@ -90,7 +89,7 @@ struct JSONWriter {
             }
             buffer.writeInteger(UInt8(ascii: "\""))
             var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in bytes.enumerated() where Self.needsEscape(byte) {
                 buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
                 escape(byte)
                 start = index + 1
@@ -98,6 +97,11 @@ struct JSONWriter {
             buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
             buffer.writeInteger(UInt8(ascii: "\""))
         }
+    }
+
+    /// What JSON strings must escape: quotes, backslashes and control characters.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -130,8 +134,8 @@ struct JSONWriter {
 
     /// Whole numbers as integers, as the generated types send them; others in Swift's shortest form.
     mutating func number(_ value: Double) {
-        if value.rounded() == value, abs(value) < 1e15 {
-            number(Int(value))
+        if let whole = value.wholeNumber {
+            number(whole)
         } else {
             buffer.writeString(value.description)
         }

@@ -86,23 +86,4 @@ enum Wire {
             updatedAt: user.updatedAt
         )
     }
-
-    static func feed(_ feed: Feed) throws -> Components.Schemas.FeedResponse {
-        Components.Schemas.FeedResponse(
-            activityCount: Int32(clamping: feed.activityCount),
-            createdAt: feed.createdAt,
-            createdBy: try user(feed.createdBy),
-            custom: .init(additionalProperties: try FreeForm.containers(feed.custom)),
-            description: feed.description,
-            feed: feed.id.description,
-            followerCount: 0,
-            followingCount: 0,
-            groupId: feed.id.group,
-            id: feed.id.id,
-            memberCount: 0,
-            name: feed.name,
-            pinCount: 0,
-            updatedAt: feed.updatedAt
-        )
-    }
 }

@@ -66,11 +66,11 @@ struct InsertActivity: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let c = try row.decode((Date, Date, String?, String?, String?, String?, String?, [String]?, String?, Date?, Date?).self)
-        guard let id = c.2, let role = c.5, let language = c.6, let teams = c.7, let custom = c.8, let created = c.9,
-            let updated = c.10
-        else { return (c.0, c.1, nil) }
-        return (c.0, c.1, try UserRow.user((id, c.3, c.4, role, language, teams, custom, created, updated)))
+        var columns = RowReader(row)
+        let created: Date = try columns.next(), updated: Date = try columns.next()
+        // No user columns (all null) when the user was created by a concurrent request.
+        guard let id: String = try columns.next() else { return (created, updated, nil) }
+        return (created, updated, try UserRow.user(id: id, &columns))
     }
 }
 

@@ -39,8 +39,7 @@ extension PostgresActivityStore {
     func storedUser(_ id: String, logger: Logger) async throws -> User? {
         let rows = try await client.query(
             "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = \(id)", logger: logger)
-        for try await columns in rows.decode(UserRow.Columns.self) { return try UserRow.user(columns) }
-        return nil
+        return try await UserRow.users(rows).first
     }
 
     public func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User] {
@@ -58,7 +57,7 @@ extension PostgresActivityStore {
                     """,
                     logger: logger
                 )
-                for try await columns in rows.decode(UserRow.Columns.self) { stored.append(try UserRow.user(columns)) }
+                stored += try await UserRow.users(rows)
             }
             return stored
         }
