@@ -2,18 +2,14 @@ import FeedsAPI
 import FeedsCore
 
 extension FeedsAPIImplementation {
+    /// Answered by the generated handler for multipart bodies only: `AddActivityRoute` answers
+    /// the rest, with `addActivity(_:idempotencyKey:)`.
     func addActivity(_ input: Operations.AddActivity.Input) async throws -> Operations.AddActivity.Output {
         let request = try request
         let key = input.headers.idempotencyKey
         switch input.body {
-        case .json(let body):
-            let response = try await idempotency.run(
-                key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
-            ) {
-                let activity = try await add(body, uploads: [], settings: uploads.settings.current, request: request)
-                return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
-            }
-            return .created(.init(body: .json(response)))
+        case .json:
+            throw FeedsError(.internal, "a JSON AddActivity is answered by AddActivityRoute")
         case .multipartForm(let parts):
             // The rules in force when the upload started are the ones it finishes under.
             let settings = uploads.settings.current
@@ -31,6 +27,25 @@ extension FeedsAPIImplementation {
                 return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
             }
             return .created(.init(body: .json(response)))
+        }
+    }
+
+    /// AddActivity with a JSON body: the reply as `JSONWriter` writes it, which is also what an
+    /// idempotent retry gets back, byte for byte.
+    func addActivity(_ body: Components.Schemas.AddActivityRequest, idempotencyKey key: String?) async throws -> [UInt8] {
+        let request = try request
+        return try await idempotency.run(
+            key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
+        ) {
+            let activity = try await add(body, uploads: [], settings: uploads.settings.current, request: request)
+            var json = JSONWriter(capacity: 2048)
+            var users: [String: [UInt8]] = [:]
+            json.object { json in
+                json.key("activity")
+                json.activity(activity, urls: uploads, users: &users)
+                json.field("duration", request.duration)
+            }
+            return Array(json.buffer.readableBytesView)
         }
     }
 

@@ -13,6 +13,25 @@ struct Idempotency: Sendable {
         key: String?, request: AuthenticatedRequest, content: @autoclosure () throws -> [String],
         _ work: () async throws -> Response
     ) async throws -> Response {
+        try await run(
+            key: key, request: request, content: content, recording: { Array(try Self.encoder.encode($0)) },
+            replaying: { try Self.decoder.decode(Response.self, from: Data($0)) }, work)
+    }
+
+    /// The same for a response already written as JSON (`AddActivityRoute`): recorded as it is,
+    /// replayed byte for byte.
+    func run(
+        key: String?, request: AuthenticatedRequest, content: @autoclosure () throws -> [String],
+        _ work: () async throws -> [UInt8]
+    ) async throws -> [UInt8] {
+        try await run(key: key, request: request, content: content, recording: { $0 }, replaying: { $0 }, work)
+    }
+
+    private func run<Response>(
+        key: String?, request: AuthenticatedRequest, content: () throws -> [String],
+        recording: (Response) throws -> [UInt8], replaying: ([UInt8]) throws -> Response,
+        _ work: () async throws -> Response
+    ) async throws -> Response {
         guard let key, !key.isEmpty else { return try await work() }
         guard key.utf8.count <= 255 else {
             throw FeedsError.input("Idempotency-Key may be at most 255 characters", field: "Idempotency-Key")
@@ -21,7 +40,7 @@ struct Idempotency: Sendable {
         let hash = SHA256.hash(data: Data(try content().joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
         switch try await store.claim(principal: principal, key: key, requestHash: hash, logger: request.logger) {
         case .replay(_, let body):
-            return try Self.decoder.decode(Response.self, from: Data(body))
+            return try replaying(body)
         case .mismatch:
             throw FeedsError(
                 .idempotencyMismatch, "this Idempotency-Key was used for a different request", field: "Idempotency-Key")
@@ -31,9 +50,7 @@ struct Idempotency: Sendable {
             do {
                 let response = try await work()
                 try await store.complete(
-                    principal: principal, key: key, status: 201, body: Array(try Self.encoder.encode(response)),
-                    logger: request.logger
-                )
+                    principal: principal, key: key, status: 201, body: try recording(response), logger: request.logger)
                 return response
             } catch {
                 try? await store.release(principal: principal, key: key, logger: request.logger)

@@ -58,15 +58,20 @@ public func buildApplication(
         store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client)),
         settingsStore: settingsStore
     )
+    // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
     let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit)
-    pages.register(on: router)
+    let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit)
+    let transport = RecordingTransport(
+        router: router, routes: routes, handWritten: type(of: pages).routes + type(of: creates).routes)
     try api.registerHandlers(
-        on: RecordingTransport(router: router, routes: routes, handWritten: type(of: pages).routes),
+        on: transport,
         serverURL: Servers.Server1.url(),
         configuration: openAPIConfiguration,
         // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
         middlewares: [FastMultipartMiddleware(configuration: openAPIConfiguration)]
     )
+    pages.register(on: router)
+    creates.register(on: router, generated: transport.generated)
 
     let serverName = "feeds"
     let local = uploads.cdn as? LocalDiskCDN

@@ -3,12 +3,14 @@ import Hummingbird
 import OpenAPIHummingbird
 import OpenAPIRuntime
 
-/// Registers the generated handlers on the router and remembers their routes. Operations with a
-/// hand-written route (`FeedPageRoutes`) are remembered but left to it.
+/// Registers the generated handlers on the router and remembers their routes. The generated
+/// handlers of operations with a hand-written route (`FeedPageRoutes`, `AddActivityRoute`) go on
+/// `generated` instead, for the hand-written route to hand on what it does not answer itself.
 struct RecordingTransport<Context: RequestContext>: ServerTransport {
     let router: Router<Context>
     let routes: KnownRoutes
     var handWritten: [(method: HTTPRequest.Method, path: String)] = []
+    var generated = Router(context: Context.self)
 
     func register(
         _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
@@ -16,7 +18,7 @@ struct RecordingTransport<Context: RequestContext>: ServerTransport {
         path: String
     ) throws {
         routes.record(method: method, path: path)
-        guard !handWritten.contains(where: { $0.method == method && $0.path == path }) else { return }
-        router.register(handler, method: method, path: path)
+        let isHandWritten = handWritten.contains { $0.method == method && $0.path == path }
+        (isHandWritten ? generated : router).register(handler, method: method, path: path)
     }
 }

@@ -1,0 +1,38 @@
+import FeedsAPI
+import FeedsCore
+import HTTPTypes
+import Hummingbird
+
+/// AddActivity, routed here instead of through the generated handler so that `JSONWriter` writes
+/// the new activity: a create is the request sent most. A multipart create (files sent with the
+/// activity) goes on to the generated handler; everything else is answered here as the generated
+/// route would (`HandWrittenRoute`), the work being the API's (`addActivity(_:idempotencyKey:)`).
+struct AddActivityRoute<Store: ActivityStore> {
+    let api: FeedsAPIImplementation<Store>
+    /// JSON bodies were capped before they get here (`JSONBodyLimitMiddleware`).
+    let bodyLimit: Int
+
+    static var path: String { "/api/v2/feeds/activities" }
+
+    /// The route whose generated handler `RecordingTransport` keeps off the router.
+    static var routes: [(method: HTTPRequest.Method, path: String)] { [(.post, path)] }
+
+    /// `generated` holds the generated handler, for multipart bodies.
+    func register<Context: RequestContext>(on router: Router<Context>, generated: Router<Context>) {
+        let multipart = generated.buildResponder()
+        router.post(.init(Self.path)) { request, context in
+            // Only a concrete multipart type: the generated code reads a wildcard as JSON.
+            if let type = request.headers[.contentType], HandWrittenRoute.mediaType(type) == "multipart/form-data" {
+                return try await multipart.respond(to: request, context: context)
+            }
+            let body = try await HandWrittenRoute.decode(
+                Components.Schemas.AddActivityRequest.self, from: request, limit: bodyLimit)
+            let reply = try await api.addActivity(body, idempotencyKey: request.headers[.idempotencyKey])
+            return HandWrittenRoute.created(ByteBuffer(bytes: reply))
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static var idempotencyKey: Self { .init("Idempotency-Key")! }
+}

@@ -1,0 +1,43 @@
+import FeedsCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// What the hand-written routes (`FeedPageRoutes`, `AddActivityRoute`) take from the generated
+/// ones, so that a client cannot tell them apart: the content-type check, the body decoded as the
+/// generated request type, path parameters percent-decoded, JSON replies.
+enum HandWrittenRoute {
+    /// The body as the generated type, after the content-type check the generated code makes.
+    static func decode<Body: Decodable>(_: Body.Type, from request: Request, limit: Int) async throws -> Body {
+        if let type = request.headers[.contentType] {
+            // A wildcard takes the first type the operation accepts, as the generated code does.
+            guard let media = mediaType(type), media == "application/json" || media.hasSuffix("/*") else {
+                throw FeedsError(
+                    .unsupportedMediaType, "Unexpected content type, expected: application/json, received: \(type)")
+            }
+        }
+        let buffer = try await request.body.collect(upTo: limit)
+        return try RFC3339DateTranscoder.decoder.decode(Body.self, from: Data(buffer.readableBytesView))
+    }
+
+    /// `type/subtype` of a Content-Type, lower-cased, without its parameters.
+    static func mediaType(_ contentType: String) -> String? {
+        contentType.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// A path parameter, percent-decoded as the generated code decodes it.
+    static func parameter<Context: RequestContext>(_ name: String, _ context: Context) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let decoded = raw.removingPercentEncoding else {
+            throw FeedsError.input("\(name) is not a valid path segment", field: name)
+        }
+        return decoded
+    }
+
+    /// 201 with a JSON body.
+    static func created(_ body: ByteBuffer) -> Response {
+        Response(
+            status: .created, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+    }
+}
