@@ -25,6 +25,7 @@ import Testing
             let user = try await server.token("alice")
             #expect(try await query(server, apiKey: server.apiKey, token: user).status == 201)
             #expect(try await query(server, apiKey: server.apiKey, token: "Bearer \(user)").status == 201)
+            #expect(try await query(server, apiKey: server.apiKey, token: "bEARER \t \(user)").status == 201)
             #expect(try await query(server, apiKey: server.apiKey, token: try await server.token(nil)).status == 201)
             // Stream's server tokens carry {"server": true}; an empty payload is the server too.
             let emptyPayload = try await server.authenticator.token(userID: nil)

@@ -23,7 +23,7 @@ enum HandWrittenRoute {
 
     /// `type/subtype` of a Content-Type, lower-cased, without its parameters.
     static func mediaType(_ contentType: String) -> String? {
-        contentType.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        contentType.split(separator: ";", maxSplits: 1).first?.trimmingHeaderSpace().lowercased()
     }
 
     /// A path parameter, percent-decoded as the generated code decodes it.

@@ -30,13 +30,13 @@ public struct Authenticator: Sendable {
         guard authType?.lowercased() == "jwt" else {
             throw FeedsError(.authentication, "Stream-Auth-Type header must be jwt", field: "Stream-Auth-Type")
         }
-        guard var token = authorization?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+        guard var token = authorization?.trimmingHeaderSpace(), !token.isEmpty else {
             throw FeedsError(.authentication, "Authorization header with a JWT is missing", field: "Authorization")
         }
-        if token.lowercased().hasPrefix("bearer ") { token = String(token.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+        if token.prefix(7).lowercased() == "bearer " { token = token.dropFirst(7).trimmingHeaderSpace() }
         let claims: StreamClaims
         do {
-            claims = try await keys.verify(token, as: StreamClaims.self)
+            claims = try await keys.verify(String(token), as: StreamClaims.self)
         } catch let error as JWTError {
             throw Self.refusal(error)
         } catch {

@@ -84,7 +84,7 @@ struct CDNRoutes {
             expires: request.uri.queryParameters["Expires"].map(String.init))
         if let variant { headers[variantHeader] = variant.rawValue }
         if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag || $0 == "*" })
+            match.split(separator: ",").contains(where: { $0.trimmingHeaderSpace() == file.etag || $0 == "*" })
         {
             return Response(status: .notModified, headers: headers)
         }

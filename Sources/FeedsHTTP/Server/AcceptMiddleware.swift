@@ -18,7 +18,7 @@ struct AcceptMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether a media range of `accept` covers application/json with a quality above 0.
     static func takesJSON(_ accept: String) -> Bool {
         accept.split(separator: ",").contains { range in
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = range.split(separator: ";").map { $0.trimmingHeaderSpace().lowercased() }
             guard let type = parts.first, ["application/json", "application/*", "*/*"].contains(type) else { return false }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return quality > 0

@@ -9,8 +9,8 @@ enum ContentDisposition {
         for parameter in header.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }
-            let key = pair[0].trimmingCharacters(in: .whitespaces).lowercased()
-            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            let key = pair[0].trimmingHeaderSpace().lowercased()
+            var value = String(pair[1].trimmingHeaderSpace())
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                 value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
             }

@@ -152,19 +152,9 @@ struct MultipartScanner {
             guard let colon = text.firstIndex(of: ":"),
                 let name = HTTPField.Name(String(text[..<colon]))
             else { throw FeedsError.input("a multipart part header is malformed") }
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: " \t")
+            let value = String(text[text.index(after: colon)...].trimmingHeaderSpace())
             fields.append(HTTPField(name: name, value: value))
         }
         return fields
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let scalars = Set(set)
-        var view = Substring(self)
-        while let first = view.first, scalars.contains(first) { view = view.dropFirst() }
-        while let last = view.last, scalars.contains(last) { view = view.dropLast() }
-        return String(view)
     }
 }
