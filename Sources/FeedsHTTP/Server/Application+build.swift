@@ -79,7 +79,7 @@ public func buildApplication(
         router: router,
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [ExpectContinueHandler(limit: bodyLimit(uploads))]
+                additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads))]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [client] + [
