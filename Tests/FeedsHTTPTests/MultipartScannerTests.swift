@@ -51,6 +51,34 @@ import Testing
         for size in [1, 2, 3, 5, 8, 13, 64] { #expect(try scan(body, chunk: size) == expected, "chunks of \(size)") }
     }
 
+    /// A file's bytes come out as slices of the chunks they came in, not copies: only bytes that
+    /// may begin a delimiter are held back, to be joined to the next chunk.
+    @Test func bodyBytesAreSlicesOfTheChunksTheyCameIn() throws {
+        var scanner = MultipartScanner(boundary: "XyZ")
+        scanner.append(ArraySlice("--XyZ\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n".utf8))
+        guard case .part = try scanner.next(atEnd: false) else { throw Unexpected() }
+        #expect(try scanner.next(atEnd: false) == .needMore)
+
+        let chunk = ArraySlice((0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        scanner.append(chunk)
+        guard case .body(let whole) = try scanner.next(atEnd: false) else { throw Unexpected() }
+        #expect(whole == chunk)
+        #expect(whole.withUnsafeBufferPointer(\.baseAddress) == chunk.withUnsafeBufferPointer(\.baseAddress))
+        #expect(try scanner.next(atEnd: false) == .needMore)
+
+        // "\r\n--X" may begin the delimiter: held back until the next chunk says.
+        scanner.append(ArraySlice("abc\r\n--X".utf8))
+        #expect(try scanner.next(atEnd: false) == .body(ArraySlice("abc".utf8)))
+        #expect(try scanner.next(atEnd: false) == .needMore)
+        scanner.append(ArraySlice("q\r\n--Xy".utf8))
+        #expect(try scanner.next(atEnd: false) == .body(ArraySlice("\r\n--Xq".utf8)))
+        scanner.append(ArraySlice("Z--\r\n".utf8))
+        #expect(try scanner.next(atEnd: false) == .partEnd)
+        #expect(try scanner.next(atEnd: true) == .end)
+    }
+
+    struct Unexpected: Error {}
+
     @Test func aPreambleAndTransportPaddingAreSkipped() throws {
         let body = Array("ignored preamble\r\n--XyZ  \r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XyZ--".utf8)
         let parts = try scan(body, chunk: 4)

@@ -6,9 +6,10 @@ import HTTPTypes
 #endif
 
 /// The framing of a `multipart/form-data` body, found with `memchr` and `memcmp` a chunk at a time: part
-/// headers, then body bytes handed out as slices of the chunks they came in (no byte is looked at
-/// twice or copied but the few that might start a delimiter). Feed it chunks with `append`, take
-/// events with `next` until `.needMore`.
+/// headers, then body bytes handed out as slices of the chunks they came in. A chunk is copied only
+/// when bytes of the one before are still held: part headers, or a chunk's last bytes that may
+/// begin a delimiter the next one completes. Feed it chunks with `append`, take events with `next`
+/// until `.needMore`.
 struct MultipartScanner {
     enum Event: Equatable {
         /// A new part begins with these header fields.
@@ -32,7 +33,7 @@ struct MultipartScanner {
 
     /// `CRLF--boundary`: the first one needs no CRLF, so the buffer starts with one.
     private let delimiter: [UInt8]
-    private var buffer: [UInt8] = [13, 10]
+    private var buffer: ArraySlice<UInt8> = [13, 10]
     private var state = State.preamble
 
     init(boundary: String) {
@@ -40,7 +41,7 @@ struct MultipartScanner {
     }
 
     mutating func append(_ chunk: ArraySlice<UInt8>) {
-        buffer.append(contentsOf: chunk)
+        if buffer.isEmpty { buffer = chunk } else { buffer.append(contentsOf: chunk) }
     }
 
     /// The next event; `atEnd` says no chunk will follow, which turns `.needMore` into an error.
@@ -66,7 +67,7 @@ struct MultipartScanner {
             return try step()
         case .afterDelimiter:
             guard buffer.count >= 2 else { return .needMore }
-            if buffer[0] == UInt8(ascii: "-"), buffer[1] == UInt8(ascii: "-") {
+            if buffer.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
                 state = .done
                 buffer = []
                 return .end
@@ -76,7 +77,7 @@ struct MultipartScanner {
                 return .needMore
             }
             // Transport padding (spaces, tabs) may follow a boundary; nothing else may.
-            guard buffer[..<crlf].allSatisfy({ $0 == 32 || $0 == 9 }) else {
+            guard buffer.prefix(crlf).allSatisfy({ $0 == 32 || $0 == 9 }) else {
                 throw FeedsError.input("a multipart boundary line is malformed")
             }
             consume(through: crlf + 2)
@@ -94,22 +95,22 @@ struct MultipartScanner {
                 }
                 return .needMore
             }
-            let fields = try Self.headerFields(buffer[..<end])
+            let fields = try Self.headerFields(buffer.prefix(end))
             consume(through: end + 2)
             state = .body
             return .part(fields)
         case .body:
             if let at = find(delimiter) {
-                let chunk = buffer[..<at]
-                buffer = Array(buffer[(at + delimiter.count)...])
+                let chunk = buffer.prefix(at)
+                buffer = buffer.dropFirst(at + delimiter.count)
                 state = .bodyEnded
                 return chunk.isEmpty ? try step() : .body(chunk)
             }
             // All but the bytes that may begin a delimiter split across chunks.
-            let keep = delimiter.count - 1
+            let keep = partialDelimiter()
             guard buffer.count > keep else { return .needMore }
-            let chunk = buffer[..<(buffer.count - keep)]
-            buffer = Array(buffer[(buffer.count - keep)...])
+            let chunk = buffer.dropLast(keep)
+            buffer = buffer.suffix(keep)
             return .body(chunk)
         case .bodyEnded:
             state = .afterDelimiter
@@ -134,6 +135,17 @@ struct MultipartScanner {
                 return nil
             }
         }
+    }
+
+    /// How many of the buffer's last bytes begin a delimiter: almost always none, so that the
+    /// next chunk is taken as it is, not copied behind them.
+    private func partialDelimiter() -> Int {
+        let longest = min(delimiter.count - 1, buffer.count)
+        for length in stride(from: longest, to: 0, by: -1)
+        where buffer.suffix(length).elementsEqual(delimiter.prefix(length)) {
+            return length
+        }
+        return 0
     }
 
     private mutating func consume(through offset: Int) {
