@@ -124,7 +124,7 @@ struct SettingsOptions: ParsableArguments {
 extension FeedsConfiguration {
     /// A logger at the configured level.
     var logger: Logger {
-        var logger = Logger(label: "feeds")
+        var logger = Logger(label: "feeds", factory: DeferredMetadataLogHandler.init(label:))
         logger.logLevel = logLevel
         return logger
     }
