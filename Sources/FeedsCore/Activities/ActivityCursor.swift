@@ -35,16 +35,12 @@ public struct ActivityCursor: Sendable, Hashable {
 
     /// The opaque token: base64url of `direction|micros|id`.
     public var token: String {
-        Data("\(direction.rawValue)|\(micros)|\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode("\(direction.rawValue)|\(micros)|\(id)".utf8)
     }
 
     /// Decodes a token; `expected` is the direction its field (`next` or `prev`) implies.
     public init(token: String, expected: Direction, field: String) throws(FeedsError) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else {
+        guard let data = Base64URL.decode(token), let text = String(data: data, encoding: .utf8) else {
             throw .input("\(field) is not a valid cursor", field: field)
         }
         let parts = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)

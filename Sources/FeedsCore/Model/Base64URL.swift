@@ -1,10 +1,12 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5), the form a signature takes in a query string.
-enum Base64URL {
+/// Base64url without padding (RFC 4648 §5), the form a signature takes in a query string and a
+/// cursor in a page.
+public enum Base64URL {
     // Byte maps rather than Foundation's replacingOccurrences: every signed GET verifies a
-    // signature, and the string replacements were a tenth of its CPU time (perf, make bench).
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    // signature, and the string replacements were a tenth of its CPU time (perf, make bench); on a
+    // feed page, its two cursors' were 3%.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let standard = Data(bytes).base64EncodedString()
         var url: [UInt8] = []
         url.reserveCapacity(standard.utf8.count)
@@ -20,7 +22,7 @@ enum Base64URL {
     }
 
     /// The bytes, or nil when `text` holds anything outside the unpadded base64url alphabet.
-    static func decode(_ text: String) -> Data? {
+    public static func decode(_ text: String) -> Data? {
         guard text.utf8.allSatisfy(isAlphabet) else { return nil }
         var standard: [UInt8] = text.utf8.map { byte in
             byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte
