@@ -25,9 +25,14 @@ struct AddActivityRoute<Store: ActivityStore> {
             if let type = request.headers[.contentType], HandWrittenRoute.mediaType(type) == "multipart/form-data" {
                 return try await multipart.respond(to: request, context: context)
             }
+            // A retry must read as its first try did, so that their content is the same: with an
+            // Idempotency-Key, the generated decoder reads every body.
+            let key = request.headers[.idempotencyKey]
+            let common: ((JSONValue) throws -> Components.Schemas.AddActivityRequest?)? =
+                key == nil ? { try Components.Schemas.AddActivityRequest(common: $0) } : nil
             let body = try await HandWrittenRoute.decode(
-                Components.Schemas.AddActivityRequest.self, from: request, limit: bodyLimit)
-            let reply = try await api.addActivity(body, idempotencyKey: request.headers[.idempotencyKey])
+                Components.Schemas.AddActivityRequest.self, from: request, limit: bodyLimit, common: common)
+            let reply = try await api.addActivity(body, idempotencyKey: key)
             return HandWrittenRoute.created(ByteBuffer(bytes: reply))
         }
     }

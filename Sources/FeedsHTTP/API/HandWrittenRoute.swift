@@ -9,7 +9,11 @@ import NIOCore
 /// generated request type, path parameters percent-decoded, JSON replies.
 enum HandWrittenRoute {
     /// The body as the generated type, after the content-type check the generated code makes.
-    static func decode<Body: Decodable>(_: Body.Type, from request: Request, limit: Int) async throws -> Body {
+    /// `common` may read the body from its parsed JSON instead; when it says nil (or the JSON does
+    /// not parse), the generated decoder reads it.
+    static func decode<Body: Decodable>(
+        _: Body.Type, from request: Request, limit: Int, common: ((JSONValue) throws -> Body?)? = nil
+    ) async throws -> Body {
         if let type = request.headers[.contentType] {
             // A wildcard takes the first type the operation accepts, as the generated code does.
             guard let media = mediaType(type), media == "application/json" || media.hasSuffix("/*") else {
@@ -18,6 +22,11 @@ enum HandWrittenRoute {
             }
         }
         let buffer = try await request.body.collect(upTo: limit)
+        if let common, let text = String(validating: buffer.readableBytesView, as: UTF8.self),
+            let json = try? JSONValue(parsing: text), let body = try common(json)
+        {
+            return body
+        }
         return try RFC3339DateTranscoder.decoder.decode(Body.self, from: Data(buffer.readableBytesView))
     }
 
