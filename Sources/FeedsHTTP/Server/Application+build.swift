@@ -31,7 +31,8 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     _ = PrometheusMetrics.registry
     let client = PostgresClient(configuration: database, backgroundLogger: logger)
-    let store = PostgresActivityStore(client: client)
+    let preparedClient = PostgresClient(configuration: database.generic, backgroundLogger: logger)
+    let store = PostgresActivityStore(client: client, prepared: preparedClient)
     let migrations = try Migration.bundled()
     let migrator = Migrator(client: client)
     let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
@@ -82,7 +83,7 @@ public func buildApplication(
                 additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads))]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-        services: services + [client] + [
+        services: services + [client, preparedClient] + [
             AppSettingsListener(
                 client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger),
             SweepService(

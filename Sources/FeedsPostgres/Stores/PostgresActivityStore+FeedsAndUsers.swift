@@ -31,7 +31,7 @@ extension PostgresActivityStore {
 
     /// A feed and its creator.
     private func storedFeed(_ id: FeedID, logger: Logger) async throws -> Feed? {
-        for try await feed in try await client.execute(StoredFeed(id: id), logger: logger) { return feed }
+        for try await feed in try await prepared.execute(StoredFeed(id: id), logger: logger) { return feed }
         return nil
     }
 

@@ -8,7 +8,7 @@ extension PostgresActivityStore {
         let built = try Self.sql(for: query)
         var decoded: [ActivityRow.Decoded] = []
         if let shape = preparedShapes.first(where: { $0.sql == built.sql }) {
-            decoded = try await shape.rows(of: built, on: client, logger: logger)
+            decoded = try await shape.rows(of: built, on: prepared, logger: logger)
         } else {
             for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }

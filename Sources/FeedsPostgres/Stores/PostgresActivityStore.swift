@@ -6,9 +6,13 @@ import PostgresNIO
 /// `ActivityStore` on PostgreSQL: every write one transaction, every query parameterised.
 public struct PostgresActivityStore: ActivityStore {
     let client: PostgresClient
+    /// Where the prepared reads (the feed row, the feed pages) run, with their generic plans
+    /// (`Configuration.generic`).
+    let prepared: PostgresClient
 
-    public init(client: PostgresClient) {
+    public init(client: PostgresClient, prepared: PostgresClient? = nil) {
         self.client = client
+        self.prepared = prepared ?? client
     }
 
     /// One prepared statement (`InsertActivity`) writes the activity and all that goes with it and
