@@ -33,11 +33,11 @@ struct AddActivityRoute<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.AddActivityRequest.self, from: request, limit: bodyLimit, common: common)
             let reply = try await api.addActivity(body, idempotencyKey: key)
-            return HandWrittenRoute.created(ByteBuffer(bytes: reply))
+            return HandWrittenRoute.created(reply)
         }
     }
 }
 
 extension HTTPField.Name {
-    static var idempotencyKey: Self { .init("Idempotency-Key")! }
+    static let idempotencyKey = Self("Idempotency-Key")!
 }

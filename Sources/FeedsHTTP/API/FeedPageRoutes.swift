@@ -30,8 +30,8 @@ struct FeedPageRoutes<Store: ActivityStore> {
                 Components.Schemas.GetOrCreateFeedRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
             let result = try await api.feedPage(
-                group: try HandWrittenRoute.parameter("feed_group_id", context), id: try HandWrittenRoute.parameter("feed_id", context), body,
-                request: scope)
+                group: try HandWrittenRoute.parameter("feed_group_id", context),
+                id: try HandWrittenRoute.parameter("feed_id", context), body, request: scope)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
                 json.page(result.page, urls: api.uploads)

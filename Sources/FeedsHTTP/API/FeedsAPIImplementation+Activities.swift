@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import NIOCore
 
 extension FeedsAPIImplementation {
     /// Answered by the generated handler for multipart bodies only: `AddActivityRoute` answers
@@ -32,7 +33,7 @@ extension FeedsAPIImplementation {
 
     /// AddActivity with a JSON body: the reply as `JSONWriter` writes it, which is also what an
     /// idempotent retry gets back, byte for byte.
-    func addActivity(_ body: Components.Schemas.AddActivityRequest, idempotencyKey key: String?) async throws -> [UInt8] {
+    func addActivity(_ body: Components.Schemas.AddActivityRequest, idempotencyKey key: String?) async throws -> ByteBuffer {
         let request = try request
         return try await idempotency.run(
             key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
@@ -45,7 +46,7 @@ extension FeedsAPIImplementation {
                 json.activity(activity, urls: uploads, users: &users)
                 json.field("duration", request.duration)
             }
-            return Array(json.buffer.readableBytesView)
+            return json.buffer
         }
     }
 

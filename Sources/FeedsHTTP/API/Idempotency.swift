@@ -1,6 +1,7 @@
 import Crypto
 import FeedsCore
 import Foundation
+import NIOCore
 
 /// Runs a creating request at most once per (caller, `Idempotency-Key`) within 24 hours: a retry
 /// with the same content gets the first response again; with other content, 422.
@@ -22,9 +23,11 @@ struct Idempotency: Sendable {
     /// replayed byte for byte.
     func run(
         key: String?, request: AuthenticatedRequest, content: @autoclosure () throws -> [String],
-        _ work: () async throws -> [UInt8]
-    ) async throws -> [UInt8] {
-        try await run(key: key, request: request, content: content, recording: { $0 }, replaying: { $0 }, work)
+        _ work: () async throws -> ByteBuffer
+    ) async throws -> ByteBuffer {
+        try await run(
+            key: key, request: request, content: content, recording: { Array($0.readableBytesView) },
+            replaying: { ByteBuffer(bytes: $0) }, work)
     }
 
     private func run<Response>(

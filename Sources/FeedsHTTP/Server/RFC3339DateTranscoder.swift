@@ -16,7 +16,7 @@ struct RFC3339DateTranscoder: DateTranscoder {
 
 extension RFC3339DateTranscoder {
     /// Request bodies decoded as the OpenAPI runtime decodes them, for the routes that decode
-    /// the generated types themselves (`FeedPageRoutes`).
+    /// the generated types themselves (`HandWrittenRoute`).
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         let transcoder = RFC3339DateTranscoder()
