@@ -18,7 +18,7 @@ public struct ActivityDraft: Sendable, Hashable {
         id: String?, type: String?, userID: String, text: String?, feeds: [String]?, visibility: String?,
         visibilityTag: String?, restrictReplies: String?, custom: JSONObject?, attachments: [JSONObject]?
     ) throws(FeedsError) {
-        let id = id ?? UUID().uuidString.lowercased()
+        let id = id ?? UUID().lowercasedString
         guard !id.isEmpty, id.utf8.count <= 255 else {
             throw .input("id must be 1–255 characters", field: "id")
         }

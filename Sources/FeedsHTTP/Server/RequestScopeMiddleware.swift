@@ -1,3 +1,4 @@
+import FeedsCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -27,18 +28,5 @@ enum RequestID {
         headers[header].flatMap { $0.count <= 128 && !$0.isEmpty ? $0 : nil } ?? make()
     }
 
-    /// A random UUID in lower case, spelt by hand: `uuidString` formats through `printf`.
-    static func make() -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return withUnsafeBytes(of: UUID().uuid) { bytes in
-            var text: [UInt8] = []
-            text.reserveCapacity(36)
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0xf)])
-            }
-            return String(decoding: text, as: UTF8.self)
-        }
-    }
+    static func make() -> String { UUID().lowercasedString }
 }
