@@ -39,11 +39,3 @@ extension JSONValue {
         }
     }
 }
-
-extension Double {
-    /// The value as an `Int` when it is a whole number the generated types send as one (as JSON
-    /// decoding gives them), else nil.
-    var wholeNumber: Int? {
-        rounded() == self && abs(self) < 1e15 ? Int(self) : nil
-    }
-}

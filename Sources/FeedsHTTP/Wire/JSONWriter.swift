@@ -99,25 +99,10 @@ struct JSONWriter {
         }
     }
 
-    /// What JSON strings must escape: quotes, backslashes and control characters.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
+    private static func needsEscape(_ byte: UInt8) -> Bool { JSONEscape.needed(byte) }
 
     private mutating func escape(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): buffer.writeStaticString(#"\""#)
-        case UInt8(ascii: "\\"): buffer.writeStaticString(#"\\"#)
-        case UInt8(ascii: "\n"): buffer.writeStaticString(#"\n"#)
-        case UInt8(ascii: "\r"): buffer.writeStaticString(#"\r"#)
-        case UInt8(ascii: "\t"): buffer.writeStaticString(#"\t"#)
-        case 0x08: buffer.writeStaticString(#"\b"#)
-        case 0x0C: buffer.writeStaticString(#"\f"#)
-        default:
-            buffer.writeStaticString(#"\u00"#)
-            buffer.writeInteger(Self.hex[Int(byte >> 4)])
-            buffer.writeInteger(Self.hex[Int(byte & 0x0F)])
-        }
+        buffer.writeBytes(JSONEscape.sequence(for: byte))
     }
 
     /// A whole value written before, as it was.
@@ -126,19 +111,13 @@ struct JSONWriter {
         empty = false
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
     mutating func number(_ value: Int) {
         buffer.writeString(String(value))
     }
 
     /// Whole numbers as integers, as the generated types send them; others in Swift's shortest form.
     mutating func number(_ value: Double) {
-        if let whole = value.wholeNumber {
-            number(whole)
-        } else {
-            buffer.writeString(value.description)
-        }
+        buffer.writeString(value.jsonText)
     }
 
     mutating func bool(_ value: Bool) {

@@ -10,6 +10,9 @@ struct InsertActivity: PostgresPreparedStatement {
     /// The activity's times, and its user unless another request created it after the statement's snapshot.
     typealias Row = (created: Date, updated: Date, user: User?)
 
+    /// Spelt out: PostgresNIO's default name reflects the type again on every execution.
+    static let name = "InsertActivity"
+
     static let sql = """
         WITH new_user AS (
             INSERT INTO users (id) VALUES ($3) ON CONFLICT (id) DO NOTHING
@@ -40,10 +43,10 @@ struct InsertActivity: PostgresPreparedStatement {
     let attachments: AttachmentColumns
     private let custom: String
 
-    init(_ draft: ActivityDraft) throws {
+    init(_ draft: ActivityDraft) {
         self.draft = draft
-        self.attachments = try AttachmentColumns(draft.attachments)
-        self.custom = try JSONText.encode(draft.custom)
+        self.attachments = AttachmentColumns(draft.attachments)
+        self.custom = JSONText.encode(draft.custom)
     }
 
     func makeBindings() throws -> PostgresBindings {
@@ -83,13 +86,13 @@ struct AttachmentColumns {
     /// The keys of the objects linked.
     var linked: [String] { keys.filter { !$0.isEmpty } }
 
-    init(_ attachments: [JSONObject]) throws {
+    init(_ attachments: [JSONObject]) {
         for attachment in attachments {
             var payload = attachment
             let key = AttachmentPayload.objectKey(in: payload)
             payload[AttachmentPayload.objectKeyField] = nil
             if case .string(let type) = payload["type"] { types.append(type) } else { types.append("") }
-            payloads.append(try JSONText.encode(payload))
+            payloads.append(JSONText.encode(payload))
             keys.append(key?.rawValue ?? "")
         }
     }

@@ -7,6 +7,11 @@ enum JSONText {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
+    /// Custom data and attachment payloads, the JSON of every create: written without an encoder.
+    static func encode(_ object: JSONObject) -> String {
+        JSONValue.text(object)
+    }
+
     static func object(_ text: String) throws -> JSONObject {
         // Most custom data is empty: no decoder for that.
         if text == "{}" { return [:] }

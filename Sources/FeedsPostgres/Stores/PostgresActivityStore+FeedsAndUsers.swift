@@ -50,7 +50,7 @@ extension PostgresActivityStore {
                     """
                     INSERT INTO users (id, name, image, role, language, teams, custom)
                     VALUES (\(user.id), \(user.name), \(user.image), \(user.role ?? "user"), \(user.language ?? ""),
-                            \(user.teams ?? []), \(try JSONText.encode(user.custom ?? [:]))::jsonb)
+                            \(user.teams ?? []), \(JSONText.encode(user.custom ?? [:]))::jsonb)
                     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, image = EXCLUDED.image, role = EXCLUDED.role,
                         language = EXCLUDED.language, teams = EXCLUDED.teams, custom = EXCLUDED.custom, updated_at = now()
                     RETURNING \(unescaped: UserRow.columns)
@@ -68,6 +68,7 @@ extension PostgresActivityStore {
 /// alone, since deleted activities leave it.
 struct StoredFeed: PostgresPreparedStatement {
     typealias Row = Feed
+    static let name = "StoredFeed"
 
     static let sql = """
         SELECT f.name, f.description, f.custom::text, f.created_at, f.updated_at,

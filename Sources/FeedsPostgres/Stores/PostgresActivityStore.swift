@@ -20,7 +20,7 @@ public struct PostgresActivityStore: ActivityStore {
     /// one round trip. Only attachments that link uploads add a transaction, to mark them attached
     /// and to refuse any deleted meanwhile.
     public func addActivity(_ draft: ActivityDraft, logger: Logger) async throws -> Activity {
-        let insert = try InsertActivity(draft)
+        let insert = InsertActivity(draft)
         let stored: InsertActivity.Row
         do {
             if insert.attachments.linked.isEmpty {
@@ -79,7 +79,7 @@ public struct PostgresActivityStore: ActivityStore {
                 """
                 UPDATE activities SET type = \(draft.type), text = \(draft.text), feeds = \(feeds),
                     visibility = \(draft.visibility.rawValue), visibility_tag = \(draft.visibilityTag),
-                    restrict_replies = \(draft.restrictReplies), custom = \(try JSONText.encode(draft.custom))::jsonb,
+                    restrict_replies = \(draft.restrictReplies), custom = \(JSONText.encode(draft.custom))::jsonb,
                     updated_at = now(), edited_at = now()
                 WHERE id = \(id)
                 """,
@@ -159,7 +159,7 @@ public struct PostgresActivityStore: ActivityStore {
         _ attachments: [JSONObject], activityID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !attachments.isEmpty else { return }
-        let columns = try AttachmentColumns(attachments)
+        let columns = AttachmentColumns(attachments)
         try await connection.query(
             """
             INSERT INTO attachments (activity_id, position, type, payload, object_key)

@@ -7,6 +7,9 @@ import PostgresNIO
 /// `PostgresActivityStore.sql(for:)` builds for a sample query; a query that builds the same
 /// text runs as that prepared statement with its own bindings, any other as a plain query.
 protocol PreparedShape {
+    /// The statement's name on each connection, spelt out: PostgresNIO's default reflects the
+    /// type's name again on every execution.
+    static var name: String { get }
     static var sql: String { get }
 }
 
@@ -24,16 +27,19 @@ let preparedShapes: [any PreparedShape.Type] = [UserFeedPage.self, ServerFeedPag
 
 /// The first page of one feed, read by a user.
 enum UserFeedPage: PreparedShape {
+    static let name = "UserFeedPage"
     static let sql = shape(ActivityQuery(feeds: ["-"], viewer: .user("-"), limit: 1))
 }
 
 /// The first page of one feed, read by the server.
 enum ServerFeedPage: PreparedShape {
+    static let name = "ServerFeedPage"
     static let sql = shape(ActivityQuery(feeds: ["-"], viewer: .server, limit: 1))
 }
 
 /// A later page of one feed, read by a user.
 enum UserFeedNextPage: PreparedShape {
+    static let name = "UserFeedNextPage"
     static let sql = shape(
         ActivityQuery(feeds: ["-"], viewer: .user("-"), limit: 1, cursor: ActivityCursor(micros: 0, id: "-", direction: .older)))
 }
@@ -46,6 +52,7 @@ private func shape(_ sample: ActivityQuery) -> String {
 /// A built query of a prepared shape.
 struct Prepared<Shape: PreparedShape>: PostgresPreparedStatement {
     typealias Row = ActivityRow.Decoded
+    static var name: String { Shape.name }
     static var sql: String { Shape.sql }
 
     let bindings: PostgresBindings
