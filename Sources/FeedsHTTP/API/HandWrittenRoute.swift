@@ -16,7 +16,8 @@ enum HandWrittenRoute {
     ) async throws -> Body {
         if let type = request.headers[.contentType] {
             // A wildcard takes the first type the operation accepts, as the generated code does.
-            guard let media = mediaType(type), media == "application/json" || media.hasSuffix("/*") else {
+            let media = mediaType(type)
+            guard media.equalsIgnoringASCIICase("application/json") || media.hasSuffix("/*") else {
                 throw FeedsError(
                     .unsupportedMediaType, "Unexpected content type, expected: application/json, received: \(type)")
             }
@@ -30,9 +31,10 @@ enum HandWrittenRoute {
         return try RFC3339DateTranscoder.decoder.decode(Body.self, from: Data(buffer.readableBytesView))
     }
 
-    /// `type/subtype` of a Content-Type, lower-cased, without its parameters.
-    static func mediaType(_ contentType: String) -> String? {
-        contentType.split(separator: ";", maxSplits: 1).first?.trimmingHeaderSpace().lowercased()
+    /// `type/subtype` of a Content-Type, without its parameters, in the case it came in (compare
+    /// it with `equalsIgnoringASCIICase`): read on every create, so nothing is copied.
+    static func mediaType(_ contentType: String) -> Substring {
+        contentType[..<(contentType.firstIndex(of: ";") ?? contentType.endIndex)].trimmingHeaderSpace()
     }
 
     /// A path parameter, percent-decoded as the generated code decodes it.

@@ -8,7 +8,7 @@ struct JSONBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         guard request.method != .get, request.method != .head,
-            !(request.headers[.contentType] ?? "").lowercased().hasPrefix("multipart/")
+            !(request.headers[.contentType] ?? "").prefix(10).equalsIgnoringASCIICase("multipart/")
         else {
             return try await next(request, context)
         }

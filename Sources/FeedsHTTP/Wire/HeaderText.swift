@@ -16,3 +16,13 @@ extension StringProtocol {
         return text[start..<end]
     }
 }
+
+extension Substring {
+    /// Whether this is `lowercase` (lower-case ASCII) in any case, as header tokens compare,
+    /// without the copy `lowercased()` makes.
+    func equalsIgnoringASCIICase(_ lowercase: String) -> Bool {
+        utf8.elementsEqual(lowercase.utf8) { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+        }
+    }
+}
