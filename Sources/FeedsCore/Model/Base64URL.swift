@@ -23,8 +23,13 @@ public enum Base64URL {
 
     /// The bytes, or nil when `text` holds anything outside the unpadded base64url alphabet.
     public static func decode(_ text: String) -> Data? {
-        guard text.utf8.allSatisfy(isAlphabet) else { return nil }
-        var standard: [UInt8] = text.utf8.map { byte in
+        decode(text.utf8)
+    }
+
+    /// The bytes of base64url text given as its UTF-8 bytes (a part of a token, say).
+    public static func decode(_ text: some Collection<UInt8>) -> Data? {
+        guard text.allSatisfy(isAlphabet) else { return nil }
+        var standard: [UInt8] = text.map { byte in
             byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte
         }
         standard += repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
