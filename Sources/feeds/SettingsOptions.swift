@@ -14,6 +14,10 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("api-secret"), help: "The app's API secret (FEEDS_API_SECRET).") var apiSecret: String?
     @Option(name: .customLong("database-url"), help: "PostgreSQL URL (DATABASE_URL); without one, an embedded cluster.")
     var databaseURL: String?
+    @Option(
+        name: .customLong("database-connections"),
+        help: "Connections in each of the two database pools (FEEDS_DATABASE_CONNECTIONS, default 4 per core).")
+    var databaseConnections: Int?
     @Option(name: .customLong("data-dir"), help: "Where the server keeps its files (FEEDS_DATA_DIR, default .feeds).")
     var dataDir: String?
     @Option(name: .customLong("public-url"), help: "Base of URLs handed to clients (FEEDS_PUBLIC_URL).") var publicURL: String?
@@ -57,6 +61,7 @@ struct SettingsOptions: ParsableArguments {
         set("feeds.api.key", apiKey)
         set("feeds.api.secret", apiSecret, secret: true)
         set("database.url", databaseURL, secret: true)
+        set("feeds.database.connections", databaseConnections)
         set("feeds.data.dir", dataDir)
         set("feeds.public.url", publicURL)
         set("feeds.log.level", logLevel)
@@ -111,6 +116,10 @@ struct SettingsOptions: ParsableArguments {
             unattachedTTL: ttl == 0 ? nil : .seconds(ttl)
         )
         configuration.s3 = try Self.s3Configuration(reader)
+        let connections = reader.int(
+            forKey: "feeds.database.connections", default: FeedsConfiguration.defaultDatabaseConnections)
+        guard connections > 0 else { throw ValidationError("FEEDS_DATABASE_CONNECTIONS must be a positive number") }
+        configuration.databaseConnections = connections
         let variantCache = reader.int(forKey: "feeds.variant.cache.mb", default: 1024)
         guard variantCache > 0 else { throw ValidationError("FEEDS_VARIANT_CACHE_MB must be a positive number of megabytes") }
         configuration.variantCacheBytes = Int64(variantCache) << 20

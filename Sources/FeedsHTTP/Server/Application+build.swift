@@ -30,8 +30,10 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     _ = PrometheusMetrics.registry
-    let client = PostgresClient(configuration: database, backgroundLogger: logger)
-    let preparedClient = PostgresClient(configuration: database.generic, backgroundLogger: logger)
+    var database = database
+    database.options.maximumConnections = configuration.databaseConnections
+    let client = PostgresClient(configuration: database.named("feeds"), backgroundLogger: logger)
+    let preparedClient = PostgresClient(configuration: database.generic.named("feeds-prepared"), backgroundLogger: logger)
     let store = PostgresActivityStore(client: client, prepared: preparedClient)
     let migrations = try Migration.bundled()
     let migrator = Migrator(client: client)

@@ -1,0 +1,50 @@
+import FeedsCore
+import FeedsHTTP
+import Foundation
+import FeedsTestSupport
+import PostgresNIO
+import Testing
+
+/// The server's two pools open at most `databaseConnections` each, and name themselves in
+/// `pg_stat_activity`.
+@Suite struct DatabasePoolTests {
+    /// The server's connections to its database, by pool name.
+    func connections(_ server: TestServer) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let rows = try await server.database.query(
+            """
+            SELECT application_name, count(*)::int FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name LIKE 'feeds%' GROUP BY 1
+            """, logger: TestDatabase.logger)
+        for try await (name, count) in rows.decode((String, Int).self) { counts[name] = count }
+        return counts
+    }
+
+    @Test func eachPoolOpensAtMostTheConnectionsSetAndAllOfThemUnderLoad() async throws {
+        try await TestServer.run(configure: { $0.databaseConnections = 3 }) { server in
+            // Forty creates and forty pages at once: each pool would open one connection per
+            // request in flight if it could.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask { try await server.addActivity(as: "user\(index % 4)") }
+                    group.addTask {
+                        let page = try await server.api(
+                            .POST, "/feeds/feed_groups/user/feeds/user\(index % 4)", as: "user\(index % 4)", json: "{}")
+                        #expect(page.status == 201 || page.status == 404, "\(page.text)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let counts = try await connections(server)
+            #expect(counts["feeds"] == 3, "\(counts)")
+            #expect(counts["feeds-prepared"] == 3, "\(counts)")
+            #expect(counts.count == 2, "\(counts)")
+        }
+    }
+
+    @Test func theDefaultIsFourConnectionsPerCore() {
+        #expect(FeedsConfiguration.defaultDatabaseConnections == 4 * ProcessInfo.processInfo.activeProcessorCount)
+        let configuration = FeedsConfiguration(apiKey: "k", apiSecret: TestServer.apiSecret)
+        #expect(configuration.databaseConnections == FeedsConfiguration.defaultDatabaseConnections)
+    }
+}
