@@ -23,26 +23,42 @@ public enum Base64URL {
 
     /// The bytes, or nil when `text` holds anything outside the unpadded base64url alphabet.
     public static func decode(_ text: String) -> Data? {
-        decode(text.utf8)
+        var text = text
+        return text.withUTF8 { decodedBytes($0) }.map { Data($0) }
     }
 
     /// The bytes of base64url text given as its UTF-8 bytes (a part of a token, say).
-    public static func decode(_ text: some Collection<UInt8>) -> Data? {
-        guard text.allSatisfy(isAlphabet) else { return nil }
-        var standard: [UInt8] = text.map { byte in
-            byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte
-        }
-        standard += repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: Data(standard))
+    public static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        text.withUnsafeBufferPointer { decodedBytes($0) }
     }
 
-    private static func isAlphabet(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default:
-            false
+    /// Six bits a character, through a table: every request's token is three parts of base64url,
+    /// and Foundation's decoder, behind a copy into standard base64, was a twentieth of a create.
+    private static func decodedBytes(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard text.count % 4 != 1 else { return nil }  // no encoding ends with a lone character
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count * 3 / 4)
+        var bits: UInt32 = 0
+        var pending = 0
+        for character in text {
+            let value = sextets[Int(character)]
+            guard value != invalid else { return nil }
+            bits = bits << 6 | UInt32(value)
+            pending += 6
+            if pending >= 8 {
+                pending -= 8
+                bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(pending)))
+            }
         }
+        return bytes
     }
+
+    private static let invalid: UInt8 = 0xFF
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
 }

@@ -13,7 +13,7 @@ struct TokenVerifier: Sendable {
     func verify(_ token: some StringProtocol) async throws -> StreamClaims {
         let bytes = Array(token.utf8)
         let parts = try DefaultJWTParser().getTokenParts(bytes)
-        guard case .object(let header)? = Self.json(parts.header) else {
+        guard let header = Self.header(parts.header) else {
             throw JWTError.malformedToken(reason: "the header is not a JSON object")
         }
         guard header["alg"] == .string("HS256"), let signature = Base64URL.decode(parts.signature),
@@ -29,7 +29,7 @@ struct TokenVerifier: Sendable {
                 throw JWTError.malformedToken(reason: "the payload is not base64url")
             }
             do {
-                claims = try JSONDecoder.defaultForJWT.decode(StreamClaims.self, from: payload)
+                claims = try JSONDecoder.defaultForJWT.decode(StreamClaims.self, from: Data(payload))
             } catch {
                 throw JWTError.malformedToken(reason: "the claims do not decode: \(error)")
             }
@@ -41,6 +41,16 @@ struct TokenVerifier: Sendable {
     private static func json(_ part: ArraySlice<UInt8>) -> JSONValue? {
         Base64URL.decode(part).flatMap { try? JSONValue(parsing: String(decoding: $0, as: UTF8.self)) }
     }
+
+    private static func header(_ part: ArraySlice<UInt8>) -> JSONObject? {
+        // The header nearly every token has, read once.
+        if part.elementsEqual(usualHeader) { return ["alg": .string("HS256"), "typ": .string("JWT")] }
+        guard case .object(let header)? = json(part) else { return nil }
+        return header
+    }
+
+    /// `{"alg":"HS256","typ":"JWT"}`, as JWTKit, jsonwebtoken and Stream's SDKs write it.
+    private static let usualHeader = Array("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9".utf8)
 }
 
 extension StreamClaims {
