@@ -14,11 +14,15 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         scope.principal = try await authenticator.authenticate(
             apiKey: request.uri.queryParameters["api_key"].map(String.init),
             authorization: request.headers[.authorization],
-            authType: request.headers[HTTPField.Name("Stream-Auth-Type")!]
+            authType: request.headers[.streamAuthType]
         )
         scope.logger[metadataKey: "principal"] = .string(scope.principal?.userID ?? "server")
         return try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }
     }
+}
+
+extension HTTPField.Name {
+    static let streamAuthType = Self("Stream-Auth-Type")!
 }
