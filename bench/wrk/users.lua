@@ -30,9 +30,9 @@ function done(summary, latency, requests)
   local report = io.open(os.getenv("REPORT"), "w")
   report:write(string.format(
     '{"client":"wrk","scenario":"%s","requests":%d,"ok":%d,"errors":%d,"throughput_rps":%.1f,'
-      .. '"latency_ms":{"p50":%.3f,"p90":%.3f,"p99":%.3f,"p99.9":%.3f,"max":%.3f},"lost":0}\n',
+      .. '"latency_ms":{"p50":%.3f,"p90":%.3f,"p99":%.3f,"p99_9":%.3f,"max":%.3f,"mean":%.3f},"lost":0}\n',
     os.getenv("SCENARIO"), summary.requests, summary.requests - summary.errors.status, errors,
     summary.requests / seconds, ms(latency:percentile(50)), ms(latency:percentile(90)),
-    ms(latency:percentile(99)), ms(latency:percentile(99.9)), ms(latency.max)))
+    ms(latency:percentile(99)), ms(latency:percentile(99.9)), ms(latency.max), ms(latency.mean)))
   report:close()
 end
