@@ -1,7 +1,7 @@
 import FeedsCore
 import FeedsHTTP
-import Foundation
 import FeedsTestSupport
+import Foundation
 import PostgresNIO
 import Testing
 

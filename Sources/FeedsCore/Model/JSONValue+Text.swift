@@ -1,5 +1,5 @@
 /// JSON text of a value, compact, for PostgreSQL to read as `jsonb` (custom data and attachment
-/// payloads are bound as text). `JSONEncoder` was a twentieth of a create's server CPU, mostly
+/// payloads are bound as text). `JSONEncoder` was 2% of a create's server samples, mostly
 /// in setting itself up for a few bytes.
 extension JSONValue {
     public var text: String {

@@ -35,7 +35,9 @@ enum RequestID {
         let count = counter.add(1, ordering: .relaxed).newValue
         var uuid = processPrefix
         withUnsafeMutableBytes(of: &uuid) { bytes in
-            withUnsafeBytes(of: count.bigEndian) { bytes.baseAddress!.advanced(by: 8).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            withUnsafeBytes(of: count.bigEndian) {
+                bytes.baseAddress!.advanced(by: 8).copyMemory(from: $0.baseAddress!, byteCount: 8)
+            }
         }
         return UUID(uuid: uuid).lowercasedString
     }

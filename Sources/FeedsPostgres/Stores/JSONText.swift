@@ -15,13 +15,17 @@ enum JSONText {
     static func object(_ text: String) throws -> JSONObject {
         // Most custom data is empty: no decoder for that.
         if text == "{}" { return [:] }
-        guard case .object(let object) = try JSONValue(parsing: text) else { throw JSONParseError(offset: 0, problem: "not an object") }
+        guard case .object(let object) = try JSONValue(parsing: text) else {
+            throw JSONParseError(offset: 0, problem: "not an object")
+        }
         return object
     }
 
     static func objects(_ text: String) throws -> [JSONObject] {
         if text == "[]" { return [] }
-        guard case .array(let values) = try JSONValue(parsing: text) else { throw JSONParseError(offset: 0, problem: "not an array") }
+        guard case .array(let values) = try JSONValue(parsing: text) else {
+            throw JSONParseError(offset: 0, problem: "not an array")
+        }
         return try values.map { value in
             guard case .object(let object) = value else { throw JSONParseError(offset: 0, problem: "not an array of objects") }
             return object
