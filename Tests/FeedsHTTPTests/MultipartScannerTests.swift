@@ -51,6 +51,26 @@ import Testing
         for size in [1, 2, 3, 5, 8, 13, 64] { #expect(try scan(body, chunk: size) == expected, "chunks of \(size)") }
     }
 
+    /// Bodies made mostly of the delimiter's own bytes and its prefixes come out whole in any
+    /// chunking.
+    @Test func bodiesOfDelimiterLikeBytesComeOutWhole() throws {
+        var generator = SystemRandomNumberGenerator()
+        let boundary = "--b0undary-Ab"
+        let pieces = ["\r", "\n", "-", "--", "\r\n", "\r\n-", "\r\n--", "\r\n--\(boundary.dropLast())", "b0", "x", "Ab", "y"]
+        for _ in 0..<200 {
+            let text = (0..<Int.random(in: 0..<60, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+            // Compared as bytes: a String compares characters, and CR LF is one.
+            guard Array("\r\n\(text)\r\n".utf8).firstRange(of: Array("\r\n--\(boundary)".utf8)) == nil else { continue }
+            let body = form([("Content-Disposition: form-data; name=\"f\"", text), ("X-A: b", "tail")], boundary: boundary)
+            for size in [1, 7, 16, body.count] {
+                let parts = try scan(body, boundary: boundary, chunk: size)
+                #expect(
+                    parts.map(\.body) == [Array(text.utf8), Array("tail".utf8)], "\(text.debugDescription), chunks of \(size)")
+            }
+        }
+    }
+
     /// A file's bytes come out as slices of the chunks they came in, not copies: only bytes that
     /// may begin a delimiter are held back, to be joined to the next chunk.
     @Test func bodyBytesAreSlicesOfTheChunksTheyCameIn() throws {
