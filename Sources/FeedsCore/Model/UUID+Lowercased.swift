@@ -12,14 +12,12 @@ extension UUID {
                         text[at] = UInt8(ascii: "-")
                         at += 1
                     }
-                    text[at] = Self.hexDigits[Int(byte >> 4)]
-                    text[at + 1] = Self.hexDigits[Int(byte & 0xf)]
+                    text[at] = hexDigits[Int(byte >> 4)]
+                    text[at + 1] = hexDigits[Int(byte & 0xf)]
                     at += 2
                 }
                 return at
             }
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

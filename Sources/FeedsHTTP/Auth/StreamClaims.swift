@@ -23,6 +23,11 @@ public struct StreamClaims: JWTPayload, Equatable {
         self.iat = IssuedAtClaim(value: whole(issuedAt))
     }
 
+    /// The claims as a token holds them.
+    init(userID: String?, server: Bool?, exp: ExpirationClaim?, nbf: NotBeforeClaim?, iat: IssuedAtClaim?) {
+        (self.userID, self.server, self.exp, self.nbf, self.iat) = (userID, server, exp, nbf, iat)
+    }
+
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp?.verifyNotExpired()
         try nbf?.verifyNotBefore()

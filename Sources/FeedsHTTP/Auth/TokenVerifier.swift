@@ -13,21 +13,18 @@ struct TokenVerifier: Sendable {
     func verify(_ token: some StringProtocol) async throws -> StreamClaims {
         let bytes = Array(token.utf8)
         let parts = try DefaultJWTParser().getTokenParts(bytes)
-        guard let header = Self.header(parts.header) else {
-            throw JWTError.malformedToken(reason: "the header is not a JSON object")
-        }
-        guard header["alg"] == .string("HS256"), let signature = Base64URL.decode(parts.signature),
-            try key.verify(signature, signs: bytes[..<(parts.header.count + 1 + parts.payload.count)])
+        guard try Self.saysHS256(parts.header), let signature = Base64URL.decode(parts.signature),
+            try key.verify(signature, signs: bytes[..<parts.payload.endIndex])
         else {
             throw JWTError.signatureVerificationFailed
         }
+        guard let payload = Base64URL.decode(parts.payload) else {
+            throw JWTError.malformedToken(reason: "the payload is not base64url")
+        }
         let claims: StreamClaims
-        if let json = Self.json(parts.payload), let common = StreamClaims(common: json) {
+        if let json = try? JSONValue(parsing: String(decoding: payload, as: UTF8.self)), let common = StreamClaims(common: json) {
             claims = common
         } else {
-            guard let payload = Base64URL.decode(parts.payload) else {
-                throw JWTError.malformedToken(reason: "the payload is not base64url")
-            }
             do {
                 claims = try JSONDecoder.defaultForJWT.decode(StreamClaims.self, from: Data(payload))
             } catch {
@@ -38,15 +35,15 @@ struct TokenVerifier: Sendable {
         return claims
     }
 
-    private static func json(_ part: ArraySlice<UInt8>) -> JSONValue? {
-        Base64URL.decode(part).flatMap { try? JSONValue(parsing: String(decoding: $0, as: UTF8.self)) }
-    }
-
-    private static func header(_ part: ArraySlice<UInt8>) -> JSONObject? {
-        // The header nearly every token has, read once.
-        if part.elementsEqual(usualHeader) { return ["alg": .string("HS256"), "typ": .string("JWT")] }
-        guard case .object(let header)? = json(part) else { return nil }
-        return header
+    /// Whether the header says HS256; it must be a JSON object.
+    private static func saysHS256(_ header: ArraySlice<UInt8>) throws -> Bool {
+        if header.elementsEqual(usualHeader) { return true }  // nearly every token's, read once
+        guard let text = Base64URL.decode(header),
+            case .object(let fields)? = try? JSONValue(parsing: String(decoding: text, as: UTF8.self))
+        else {
+            throw JWTError.malformedToken(reason: "the header is not a JSON object")
+        }
+        return fields["alg"] == .string("HS256")
     }
 
     /// `{"alg":"HS256","typ":"JWT"}`, as JWTKit, jsonwebtoken and Stream's SDKs write it.
@@ -59,9 +56,7 @@ extension StreamClaims {
     /// as the decoder ignores them; nil for anything else, which the decoder then reads or refuses.
     init?(common json: JSONValue) {
         guard case .object(let fields) = json else { return nil }
-        self.init(userID: nil)  // then cleared of what that init fills in for a new token
-        server = nil
-        iat = nil
+        var userID: String?, server: Bool?, exp: ExpirationClaim?, nbf: NotBeforeClaim?, iat: IssuedAtClaim?
         for (name, value) in fields where value != .null {
             switch (name, value) {
             case ("user_id", .string(let id)): userID = id
@@ -73,5 +68,6 @@ extension StreamClaims {
             default: continue
             }
         }
+        self.init(userID: userID, server: server, exp: exp, nbf: nbf, iat: iat)
     }
 }

@@ -135,24 +135,15 @@ struct JSONWriter {
         buffer.writeInteger(UInt8(ascii: "\""))
     }
 
+    /// Custom data and attachment payloads, as `JSONValue.text` writes them for PostgreSQL.
     mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let value): bool(value)
-        case .number(let value): number(value)
-        case .string(let value): string(value)
-        case .array(let values): array(values) { $0.value($1) }
-        case .object(let fields): object(fields)
-        }
+        buffer.writeString(value.text)
+        empty = false
     }
 
     mutating func object(_ fields: JSONObject) {
-        object { writer in
-            for (name, value) in fields {
-                writer.key(name)
-                writer.value(value)
-            }
-        }
+        buffer.writeString(JSONValue.text(fields))
+        empty = false
     }
 
     mutating func strings(_ values: [String]) {
