@@ -1,7 +1,7 @@
 import Crypto
 import FeedsCore
 import Foundation
-import OpenAPIRuntime
+import NIOCore
 import Testing
 
 @testable import FeedsHTTP
@@ -30,12 +30,11 @@ import Testing
         return (all, chunks)
     }
 
-    static func body(_ chunks: [ArraySlice<UInt8>]) -> HTTPBody {
-        HTTPBody(
-            AsyncStream { continuation in
-                for chunk in chunks { continuation.yield(chunk) }
-                continuation.finish()
-            }, length: .unknown, iterationBehavior: .single)
+    static func body(_ chunks: [ArraySlice<UInt8>]) -> AsyncStream<ByteBuffer> {
+        AsyncStream { continuation in
+            for chunk in chunks { continuation.yield(ByteBuffer(bytes: chunk)) }
+            continuation.finish()
+        }
     }
 
     /// 20 MB crosses the writeback step (8 MB) twice.

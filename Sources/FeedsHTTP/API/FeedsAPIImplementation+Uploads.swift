@@ -100,7 +100,7 @@ extension FeedsAPIImplementation {
         _ body: HTTPBody, fileName: String?, existing: ReceivedFile?, tempFiles: TempFiles, limit: SizeLimit
     ) async throws -> ReceivedFile {
         guard existing == nil else { throw FeedsError.input("send one file part", field: "file") }
-        let written = try await TempFileWriter.write(body, to: uploads.tempDirectory, limit: limit)
+        let written = try await TempFileWriter.write(await PartBytes(of: body), to: uploads.tempDirectory, limit: limit)
         tempFiles.track(written.url)
         return ReceivedFile(
             part: "file", fileName: fileName ?? "file", declaredType: nil, url: written.url, size: written.size,

@@ -54,6 +54,8 @@ public func buildApplication(
     router.add(middleware: AcceptMiddleware())
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
+    // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
+    router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
     OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
     let hot = HotObjects(budget: configuration.hotObjectBytes)
     registerCDNRoutes(uploads, hot: hot, on: router)
@@ -69,9 +71,7 @@ public func buildApplication(
     try api.registerHandlers(
         on: transport,
         serverURL: Servers.Server1.url(),
-        configuration: openAPIConfiguration,
-        // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
-        middlewares: [FastMultipartMiddleware(configuration: openAPIConfiguration)]
+        configuration: openAPIConfiguration
     )
     pages.register(on: router)
     creates.register(on: router, generated: transport.generated)

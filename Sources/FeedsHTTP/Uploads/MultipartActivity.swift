@@ -33,7 +33,7 @@ struct MultipartActivity {
                     throw FeedsError.input(
                         "at most \(maxUploads) files may be uploaded with an activity", field: "attachment_uploads")
                 }
-                let written = try await TempFileWriter.write(part.body, to: directory, limit: limit)
+                let written = try await TempFileWriter.write(await PartBytes(of: part.body), to: directory, limit: limit)
                 tempFiles.track(written.url)
                 files[name] = ReceivedFile(
                     part: name, fileName: fileName ?? name, declaredType: part.headerFields[.contentType], url: written.url,

@@ -1,6 +1,6 @@
 import FeedsCore
 import Foundation
-import OpenAPIRuntime
+import NIOCore
 
 #if canImport(Glibc)
     import Glibc
@@ -35,14 +35,14 @@ struct TempFileWriter: ~Copyable {
     }
 
     /// Appends bytes; past `limit` the file is removed and the request refused with 413.
-    mutating func write(_ bytes: ArraySlice<UInt8>, limit: SizeLimit) async throws {
-        size += Int64(bytes.count)
+    mutating func write(_ bytes: ByteBuffer, limit: SizeLimit) async throws {
+        size += Int64(bytes.readableBytes)
         guard size <= limit.bytes else {
             discard()
             throw FeedsError(.payloadTooLarge, "the file is over \(limit.rule) of \(limit.bytes) bytes")
         }
         try await hasher.update(bytes)
-        try bytes.withUnsafeBytes { buffer in
+        try bytes.withUnsafeReadableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
@@ -83,12 +83,12 @@ struct TempFileWriter: ~Copyable {
 extension TempFileWriter {
     /// Writes a whole part body to a new temp file and returns its size and hash; the file is
     /// removed when anything goes wrong.
-    static func write(_ body: HTTPBody, to directory: URL, limit: SizeLimit) async throws -> (
+    static func write<Chunks: AsyncSequence>(_ chunks: Chunks, to directory: URL, limit: SizeLimit) async throws -> (
         url: URL, size: Int64, sha256: String
-    ) {
+    ) where Chunks.Element == ByteBuffer {
         var writer = try TempFileWriter(in: directory)
         do {
-            for try await chunk in body { try await writer.write(chunk, limit: limit) }
+            for try await chunk in chunks { try await writer.write(chunk, limit: limit) }
         } catch {
             writer.discard()
             throw error

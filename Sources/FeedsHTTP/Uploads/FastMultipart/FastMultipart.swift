@@ -1,14 +1,15 @@
 import FeedsCore
 import HTTPTypes
+import Hummingbird
 @_spi(Generated) import OpenAPIRuntime
 
-/// The raw body of the multipart request being handled, so that its handler can read the parts
-/// with `MultipartScanner` (memchr over each chunk) instead of the OpenAPI runtime's parser, which
-/// matches the boundary a byte at a time and takes tens of seconds for 100 MB. The typed parts are
-/// the same values the generated code makes: the runtime's own `Converter` decodes them.
+/// The reader of the multipart request being handled, so that its handler can read the parts with
+/// `MultipartScanner` (memchr over each buffer) instead of the OpenAPI runtime's parser, which
+/// matches the boundary a byte at a time and takes tens of seconds for 100 MB, and a file part's
+/// bytes as the buffers they came in (`PartBytes`). The typed parts are the same values the
+/// generated code makes: the runtime's own `Converter` decodes them.
 struct FastMultipart: Sendable {
-    let body: HTTPBody
-    let boundary: String
+    let reader: MultipartReader
     let converter: Converter
 
     /// Set by `FastMultipartMiddleware` for the length of a multipart request.
@@ -17,8 +18,8 @@ struct FastMultipart: Sendable {
     /// `parts`, read by the fast parser when the request's raw body is at hand; else as given.
     static func parts<Payload: FastMultipartPayload>(_ parts: MultipartBody<Payload>) -> MultipartBody<Payload> {
         guard let current else { return parts }
-        let reader = MultipartReader(body: current.body, boundary: current.boundary)
-        return MultipartBody(TypedParts<Payload>(reader: reader, converter: current.converter), iterationBehavior: .single)
+        return MultipartBody(
+            TypedParts<Payload>(reader: current.reader, converter: current.converter), iterationBehavior: .single)
     }
 }
 
@@ -42,35 +43,35 @@ struct TypedParts<Payload: FastMultipartPayload>: AsyncSequence, Sendable {
         var seen: Set<String> = []
 
         mutating func next() async throws -> Payload? {
-            guard let fields = try await reader.nextPart() else { return nil }
-            let (name, _) = try converter.extractContentDispositionNameAndFilename(in: fields)
+            guard let part = try await reader.nextPart() else { return nil }
+            let (name, _) = try converter.extractContentDispositionNameAndFilename(in: part.headerFields)
             if let name, Payload.atMostOncePartNames.contains(name), !seen.insert(name).inserted {
                 throw FeedsError.input("the part \(name) may be sent only once", field: name)
             }
-            let body = HTTPBody(MultipartPartBody(reader: reader), length: .unknown, iterationBehavior: .single)
-            return try await Payload.decode(MultipartRawPart(headerFields: fields, body: body), converter: converter)
+            return try await Payload.decode(part, converter: converter)
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader, converter: converter) }
 }
 
-/// Hands the raw body of every multipart request to `FastMultipart.current`.
-struct FastMultipartMiddleware: ServerMiddleware {
+/// Hands the body of every multipart request to a `MultipartReader` in `FastMultipart.current`,
+/// before the OpenAPI transport wraps it in an `HTTPBody` of byte arrays.
+struct FastMultipartMiddleware<Context: RequestContext>: RouterMiddleware {
     let converter: Converter
 
     init(configuration: Configuration) {
         converter = Converter(configuration: configuration)
     }
 
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         // A request that is not well-formed multipart is left to the generated code, which refuses it.
-        guard let body, let boundary = try? converter.extractContentTypeIfPresent(in: request.headerFields).requiredBoundary()
-        else { return try await next(request, body, metadata) }
-        let raw = FastMultipart(body: body, boundary: boundary, converter: converter)
-        return try await FastMultipart.$current.withValue(raw) { try await next(request, body, metadata) }
+        guard let type = request.headers[.contentType],
+            HandWrittenRoute.mediaType(type).equalsIgnoringASCIICase("multipart/form-data"),
+            let boundary = try? converter.extractContentTypeIfPresent(in: request.headers).requiredBoundary()
+        else { return try await next(request, context) }
+        let fast = FastMultipart(reader: MultipartReader(body: request.body, boundary: boundary), converter: converter)
+        return try await FastMultipart.$current.withValue(fast) { try await next(request, context) }
     }
 }

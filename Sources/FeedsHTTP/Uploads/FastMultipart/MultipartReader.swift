@@ -1,30 +1,40 @@
 import FeedsCore
 import HTTPTypes
+import Hummingbird
+import NIOCore
 import OpenAPIRuntime
 
-/// Reads a streamed `multipart/form-data` body part by part with `MultipartScanner`: the headers
-/// of the next part, then its body a chunk at a time. A part's unread body is skipped when the next
-/// part is asked for. One consumer at a time, as a handler's `for await` loop is.
+/// Reads a streamed `multipart/form-data` request body part by part with `MultipartScanner`: the
+/// headers of the next part, then its body a buffer at a time, as the buffers came from the socket.
+/// A part's unread body is skipped when the next part is asked for. One consumer at a time, as a
+/// handler's `for await` loop is.
 actor MultipartReader {
-    private var upstream: HTTPBody.AsyncIterator
+    private var upstream: RequestBody.AsyncIterator
     private var scanner: MultipartScanner
     private var upstreamEnded = false
     private var inBody = false
     private var finished = false
+    /// The body handed out with the part being read, whose bytes `PartBytes` may take as they are.
+    private var currentBody: ObjectIdentifier?
 
-    init(body: HTTPBody, boundary: String) {
+    init(body: RequestBody, boundary: String) {
         upstream = body.makeAsyncIterator()
         scanner = MultipartScanner(boundary: boundary)
     }
 
-    /// The header fields of the next part, or nil after the last.
-    func nextPart() async throws -> HTTPFields? {
+    /// The next part, or nil after the last. Its body's chunks are copies (the OpenAPI runtime's
+    /// byte arrays): a file part is read through `PartBytes` instead, which takes the buffers.
+    func nextPart() async throws -> MultipartRawPart? {
         while inBody { _ = try await nextBodyChunk() }
         guard !finished else { return nil }
         switch try await nextEvent() {
         case .part(let fields):
             inBody = true
-            return fields
+            let body = HTTPBody(
+                PartBytes.Chunks(reader: self).map { ArraySlice($0.readableBytesView) }, length: .unknown,
+                iterationBehavior: .single)
+            currentBody = ObjectIdentifier(body)
+            return MultipartRawPart(headerFields: fields, body: body)
         case .end:
             finished = true
             return nil
@@ -33,14 +43,20 @@ actor MultipartReader {
         }
     }
 
+    /// Whether `body` is the body of the part being read.
+    func isCurrentBody(_ body: HTTPBody) -> Bool {
+        inBody && currentBody == ObjectIdentifier(body)
+    }
+
     /// The next bytes of the current part's body, or nil at its end.
-    func nextBodyChunk() async throws -> ArraySlice<UInt8>? {
+    func nextBodyChunk() async throws -> ByteBuffer? {
         guard inBody else { return nil }
         switch try await nextEvent() {
         case .body(let bytes):
             return bytes
         case .partEnd:
             inBody = false
+            currentBody = nil
             return nil
         case .part, .end, .needMore:
             throw FeedsError(.internal, "multipart reader lost its place")
@@ -58,17 +74,4 @@ actor MultipartReader {
             if let chunk { scanner.append(chunk) } else { upstreamEnded = true }
         }
     }
-}
-
-/// One part's body as an async sequence, pulled from the reader.
-struct MultipartPartBody: AsyncSequence, Sendable {
-    typealias Element = ArraySlice<UInt8>
-    let reader: MultipartReader
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let reader: MultipartReader
-        func next() async throws -> ArraySlice<UInt8>? { try await reader.nextBodyChunk() }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
 }

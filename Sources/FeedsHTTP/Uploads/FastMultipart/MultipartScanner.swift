@@ -1,21 +1,22 @@
 import FeedsCore
 import HTTPTypes
+import NIOCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// The framing of a `multipart/form-data` body, found with `memchr` and `memcmp` a chunk at a time: part
-/// headers, then body bytes handed out as slices of the chunks they came in. A chunk is copied only
-/// when bytes of the one before are still held: part headers, or a chunk's last bytes that may
-/// begin a delimiter the next one completes. Feed it chunks with `append`, take events with `next`
+/// headers, then body bytes handed out as slices of the buffers they came in from the socket. A
+/// chunk is copied only when bytes of the one before are still held: part headers, or a chunk's
+/// last bytes that may begin a delimiter the next one completes. Feed it chunks with `append`, take events with `next`
 /// until `.needMore`.
 struct MultipartScanner {
     enum Event: Equatable {
         /// A new part begins with these header fields.
         case part(HTTPFields)
         /// Bytes of the current part's body.
-        case body(ArraySlice<UInt8>)
+        case body(ByteBuffer)
         /// The current part's body is complete.
         case partEnd
         /// The closing delimiter: no more parts.
@@ -33,15 +34,15 @@ struct MultipartScanner {
 
     /// `CRLF--boundary`: the first one needs no CRLF, so the buffer starts with one.
     private let delimiter: [UInt8]
-    private var buffer: ArraySlice<UInt8> = [13, 10]
+    private var buffer = ByteBuffer(bytes: [13, 10])
     private var state = State.preamble
 
     init(boundary: String) {
         delimiter = Array("\r\n--\(boundary)".utf8)
     }
 
-    mutating func append(_ chunk: ArraySlice<UInt8>) {
-        if buffer.isEmpty { buffer = chunk } else { buffer.append(contentsOf: chunk) }
+    mutating func append(_ chunk: ByteBuffer) {
+        if buffer.readableBytes == 0 { buffer = chunk } else { buffer.writeImmutableBuffer(chunk) }
     }
 
     /// The next event; `atEnd` says no chunk will follow, which turns `.needMore` into an error.
@@ -66,18 +67,18 @@ struct MultipartScanner {
             state = .afterDelimiter
             return try step()
         case .afterDelimiter:
-            guard buffer.count >= 2 else { return .needMore }
-            if buffer.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+            guard buffer.readableBytes >= 2 else { return .needMore }
+            if buffer.readableBytesView.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
                 state = .done
-                buffer = []
+                buffer = ByteBuffer()
                 return .end
             }
             guard let crlf = find([13, 10]) else {
-                guard buffer.count < 256 else { throw FeedsError.input("a multipart boundary line is malformed") }
+                guard buffer.readableBytes < 256 else { throw FeedsError.input("a multipart boundary line is malformed") }
                 return .needMore
             }
             // Transport padding (spaces, tabs) may follow a boundary; nothing else may.
-            guard buffer.prefix(crlf).allSatisfy({ $0 == 32 || $0 == 9 }) else {
+            guard buffer.readableBytesView.prefix(crlf).allSatisfy({ $0 == 32 || $0 == 9 }) else {
                 throw FeedsError.input("a multipart boundary line is malformed")
             }
             consume(through: crlf + 2)
@@ -85,33 +86,31 @@ struct MultipartScanner {
             return try step()
         case .headers:
             let end: Int
-            if buffer.starts(with: [13, 10]) {
+            if buffer.readableBytesView.starts(with: [13, 10]) {
                 end = 0
             } else if let at = find([13, 10, 13, 10]) {
                 end = at + 2
             } else {
-                guard buffer.count <= Self.maxHeaderBytes else {
+                guard buffer.readableBytes <= Self.maxHeaderBytes else {
                     throw FeedsError.input("multipart part headers are larger than \(Self.maxHeaderBytes) bytes")
                 }
                 return .needMore
             }
-            let fields = try Self.headerFields(buffer.prefix(end))
+            let fields = try Self.headerFields(ArraySlice(buffer.readableBytesView.prefix(end)))
             consume(through: end + 2)
             state = .body
             return .part(fields)
         case .body:
             if let at = find(delimiter) {
-                let chunk = buffer.prefix(at)
-                buffer = buffer.dropFirst(at + delimiter.count)
+                let chunk = buffer.readSlice(length: at)!
+                buffer.moveReaderIndex(forwardBy: delimiter.count)
                 state = .bodyEnded
-                return chunk.isEmpty ? try step() : .body(chunk)
+                return chunk.readableBytes == 0 ? try step() : .body(chunk)
             }
             // All but the bytes that may begin a delimiter split across chunks.
             let keep = partialDelimiter()
-            guard buffer.count > keep else { return .needMore }
-            let chunk = buffer.dropLast(keep)
-            buffer = buffer.suffix(keep)
-            return .body(chunk)
+            guard buffer.readableBytes > keep else { return .needMore }
+            return .body(buffer.readSlice(length: buffer.readableBytes - keep)!)
         case .bodyEnded:
             state = .afterDelimiter
             return .partEnd
@@ -120,7 +119,7 @@ struct MultipartScanner {
 
     /// The offset of `needle` in the buffer: `memchr` to each candidate first byte, `memcmp` for the rest.
     private func find(_ needle: [UInt8]) -> Int? {
-        buffer.withUnsafeBytes { haystack in
+        buffer.withUnsafeReadableBytes { haystack in
             needle.withUnsafeBytes { needle in
                 guard haystack.count >= needle.count, let base = haystack.baseAddress else { return nil }
                 let first = Int32(needle[0])
@@ -140,20 +139,20 @@ struct MultipartScanner {
     /// How many of the buffer's last bytes begin a delimiter: almost always none, so that the
     /// next chunk is taken as it is, not copied behind them.
     private func partialDelimiter() -> Int {
-        let longest = min(delimiter.count - 1, buffer.count)
-        for length in stride(from: longest, to: 0, by: -1)
-        where buffer.suffix(length).elementsEqual(delimiter.prefix(length)) {
+        let bytes = buffer.readableBytesView
+        let longest = min(delimiter.count - 1, bytes.count)
+        for length in stride(from: longest, to: 0, by: -1) where bytes.suffix(length).elementsEqual(delimiter.prefix(length)) {
             return length
         }
         return 0
     }
 
     private mutating func consume(through offset: Int) {
-        buffer.removeFirst(min(offset, buffer.count))
+        buffer.moveReaderIndex(forwardBy: min(offset, buffer.readableBytes))
     }
 
     private mutating func keepTail(_ count: Int) {
-        if buffer.count > count { buffer.removeFirst(buffer.count - count) }
+        if buffer.readableBytes > count { buffer.moveReaderIndex(forwardBy: buffer.readableBytes - count) }
     }
 
     /// `Name: value` lines, each ended by CRLF.
