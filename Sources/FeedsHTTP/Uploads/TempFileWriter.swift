@@ -66,6 +66,8 @@ struct TempFileWriter: ~Copyable {
     /// Closes the file and returns its size and SHA-256 (hex).
     consuming func finish() async throws -> (size: Int64, sha256: String) {
         closed = true
+        // The rest of the writeback starts now, to run while the file is checked and recorded.
+        _ = posix_fadvise(descriptor, off_t(flushedUpTo), 0, POSIX_FADV_DONTNEED)
         guard close(descriptor) == 0 else { throw FeedsError(.internal, "cannot close temp file") }
         return (size, await hasher.finish())
     }
