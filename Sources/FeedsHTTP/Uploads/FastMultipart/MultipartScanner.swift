@@ -117,18 +117,21 @@ struct MultipartScanner {
         }
     }
 
-    /// The offset of `needle` in the buffer: `memchr` to each candidate first byte, `memcmp` for the rest.
+    /// The offset of `needle` (two bytes or more) in the buffer: `memchr` to each candidate first
+    /// byte, then its second byte, then `memcmp` for the rest. In a file's bytes a CR comes every 256
+    /// bytes or so, and the CR LF every 64 KB: the second byte spares nearly every call to `memcmp`.
     private func find(_ needle: [UInt8]) -> Int? {
         buffer.withUnsafeReadableBytes { haystack in
             needle.withUnsafeBytes { needle in
                 guard haystack.count >= needle.count, let base = haystack.baseAddress else { return nil }
                 let first = Int32(needle[0])
+                let second = needle[1]
                 var offset = 0
                 let last = haystack.count - needle.count
                 while offset <= last {
                     guard let hit = memchr(base + offset, first, last - offset + 1) else { return nil }
                     let at = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+                    if haystack[at + 1] == second, memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
                     offset = at + 1
                 }
                 return nil
