@@ -30,6 +30,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     _ = PrometheusMetrics.registry
+    ReceiveBufferReuse.apply()
     var database = database
     database.options.maximumConnections = configuration.databaseConnections
     let client = PostgresClient(configuration: database.named("feeds"), backgroundLogger: logger)
