@@ -129,25 +129,28 @@ get_feeds=$(median5 "${feeds_runs[@]}")
 get_nginx=$(median5 "${nginx_runs[@]}")
 echo "feeds: ${feeds_runs[*]} req/s, nginx: ${nginx_runs[*]} req/s (medians $get_feeds, $get_nginx)"
 
-echo "== 100 MB upload (median of 3)"
+echo "== 100 MB upload (median of 5)"
 head -c 100M /dev/urandom >"$dir/100m.bin"
 hwm() { awk '/VmHWM/ {print $2}' "/proc/$server/status"; }
 rss_before=$(hwm)
 upload_times=() put_times=()
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
+  # Each transfer starts with nothing dirty in the page cache: nginx does not flush its files,
+  # and their writeback, due seconds later, fell on whichever transfer came next.
+  sync
   read -r status time < <(curl -s -o "$dir/upload.json" -w '%{http_code} %{time_total}\n' -H 'Stream-Auth-Type: jwt' \
     -H "Authorization: $token" -F "file=@$dir/100m.bin" "$url/api/v2/uploads/file?api_key=$key")
   [ "$status" = 201 ] || { cat "$dir/upload.json"; exit 1; }
   upload_times+=("$time")
+  sync
   read -r status time < <(curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -T "$dir/100m.bin" \
     "http://127.0.0.1:$nginx_port/dav/100m-$i.bin")
   [ "$status" = 201 ] || { echo "nginx PUT: HTTP $status"; cat "$dir/nginx/nginx-error.log"; exit 1; }
   put_times+=("$time")
 done
 rss_after=$(hwm)
-median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-upload_s=$(median "${upload_times[@]}")
-put_s=$(median "${put_times[@]}")
+upload_s=$(median5 "${upload_times[@]}")
+put_s=$(median5 "${put_times[@]}")
 rss_growth_mb=$(( (rss_after - rss_before) / 1024 ))
 echo "feeds: ${upload_times[*]} s, nginx PUT: ${put_times[*]} s; peak RSS +${rss_growth_mb} MB"
 
