@@ -52,7 +52,7 @@ final class MagicPool: Sendable {
         }
         // libmagic 5.44 reads the first 7 MB of every file into a buffer it allocates afresh: 9 ms
         // of page faults per large upload, on the path to its reply. Every type we tell apart is
-        // known by its first bytes; 1 MB was libmagic's own default until 5.41.
+        // known by its first bytes; 1 MB was libmagic's own default in older releases.
         var bytesMax = Self.bytesMax
         magic_setparam(pointer, MAGIC_PARAM_BYTES_MAX, &bytesMax)
         return MagicCookie(pointer: pointer)

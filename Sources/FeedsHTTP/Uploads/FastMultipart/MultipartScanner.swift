@@ -6,11 +6,11 @@ import NIOCore
     import Glibc
 #endif
 
-/// The framing of a `multipart/form-data` body, found with `memchr` and `memcmp` a chunk at a time: part
-/// headers, then body bytes handed out as slices of the buffers they came in from the socket. A
-/// chunk is copied only when bytes of the one before are still held: part headers, or a chunk's
-/// last bytes that may begin a delimiter the next one completes. Feed it chunks with `append`, take events with `next`
-/// until `.needMore`.
+/// The framing of a `multipart/form-data` body, found with `memchr` and `memcmp` a chunk at a
+/// time: part headers, then body bytes handed out as slices of the buffers they came in from the
+/// socket. A chunk is copied only when bytes of the one before are still held: part headers, or a
+/// chunk's last bytes that may begin a delimiter the next one completes. Feed it chunks with
+/// `append`, take events with `next` until `.needMore`.
 struct MultipartScanner {
     enum Event: Equatable {
         /// A new part begins with these header fields.
