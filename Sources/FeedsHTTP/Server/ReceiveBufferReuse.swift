@@ -7,9 +7,9 @@
 /// An upload's 256 KB reads (`LargeReadsHandler`) are held until they are written and hashed,
 /// so NIO allocates a new buffer for nearly every read. glibc handed each back to the kernel
 /// when freed (buffers that size are mapped afresh, or trimmed off the heap's top), and the next
-/// read faulted its pages in again: 4150-5500 page faults and 10 ms of CPU per 100 MB upload.
-/// With buffers up to 1 MB taken from the heap, and up to 32 MB of free heap kept, an upload
-/// takes about 550 faults, and peak memory is 5-7 MB higher.
+/// read faulted its pages in again: 4150-5500 page faults per 100 MB upload. With buffers up to
+/// 1 MB taken from the heap, and up to 32 MB of free heap kept, an upload takes about 550, and
+/// the server's peak memory is 7-10 MB higher.
 enum ReceiveBufferReuse {
     static let heapAllocationsUpTo = 1 << 20
     static let freeHeapKept = 32 << 20
