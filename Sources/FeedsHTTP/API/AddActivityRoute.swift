@@ -22,9 +22,7 @@ struct AddActivityRoute<Store: ActivityStore> {
         let multipart = generated.buildResponder()
         router.post(.init(Self.path)) { request, context in
             // Only a concrete multipart type: the generated code reads a wildcard as JSON.
-            if let type = request.headers[.contentType],
-                HandWrittenRoute.mediaType(type).equalsIgnoringASCIICase("multipart/form-data")
-            {
+            if HandWrittenRoute.isMultipartFormData(request.headers) {
                 return try await multipart.respond(to: request, context: context)
             }
             // A retry must read as its first try did, so that their content is the same: with an

@@ -37,6 +37,12 @@ enum HandWrittenRoute {
         contentType[..<(contentType.firstIndex(of: ";") ?? contentType.endIndex)].trimmingHeaderSpace()
     }
 
+    /// Whether the body is `multipart/form-data`, in any case, whatever its parameters.
+    static func isMultipartFormData(_ headers: HTTPFields) -> Bool {
+        guard let type = headers[.contentType] else { return false }
+        return mediaType(type).equalsIgnoringASCIICase("multipart/form-data")
+    }
+
     /// A path parameter, percent-decoded as the generated code decodes it.
     static func parameter<Context: RequestContext>(_ name: String, _ context: Context) throws -> String {
         let raw = try context.parameters.require(name)

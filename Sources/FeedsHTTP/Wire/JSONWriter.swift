@@ -77,7 +77,7 @@ struct JSONWriter {
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { bytes in
-            if !bytes.contains(where: Self.needsEscape) {
+            if !bytes.contains(where: JSONEscape.needed) {
                 // The common case, in one write.
                 buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bytes.count + 2) { output in
                     output[0] = UInt8(ascii: "\"")
@@ -89,20 +89,14 @@ struct JSONWriter {
             }
             buffer.writeInteger(UInt8(ascii: "\""))
             var start = 0
-            for (index, byte) in bytes.enumerated() where Self.needsEscape(byte) {
+            for (index, byte) in bytes.enumerated() where JSONEscape.needed(byte) {
                 buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
-                escape(byte)
+                buffer.writeBytes(JSONEscape.sequence(for: byte))
                 start = index + 1
             }
             buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
             buffer.writeInteger(UInt8(ascii: "\""))
         }
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool { JSONEscape.needed(byte) }
-
-    private mutating func escape(_ byte: UInt8) {
-        buffer.writeBytes(JSONEscape.sequence(for: byte))
     }
 
     /// A whole value written before, as it was.
@@ -115,17 +109,8 @@ struct JSONWriter {
         buffer.writeString(String(value))
     }
 
-    /// Whole numbers as integers, as the generated types send them; others in Swift's shortest form.
-    mutating func number(_ value: Double) {
-        buffer.writeString(value.jsonText)
-    }
-
     mutating func bool(_ value: Bool) {
         buffer.writeStaticString(value ? "true" : "false")
-    }
-
-    mutating func null() {
-        buffer.writeStaticString("null")
     }
 
     /// RFC 3339 with microseconds, as `RFC3339DateTranscoder` sends times.

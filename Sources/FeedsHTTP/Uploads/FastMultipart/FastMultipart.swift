@@ -67,8 +67,7 @@ struct FastMultipartMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         // A request that is not well-formed multipart is left to the generated code, which refuses it.
-        guard let type = request.headers[.contentType],
-            HandWrittenRoute.mediaType(type).equalsIgnoringASCIICase("multipart/form-data"),
+        guard HandWrittenRoute.isMultipartFormData(request.headers),
             let boundary = try? converter.extractContentTypeIfPresent(in: request.headers).requiredBoundary()
         else { return try await next(request, context) }
         let fast = FastMultipart(reader: MultipartReader(body: request.body, boundary: boundary), converter: converter)

@@ -12,10 +12,11 @@ actor MultipartReader {
     private var upstream: RequestBody.AsyncIterator
     private var scanner: MultipartScanner
     private var upstreamEnded = false
-    private var inBody = false
     private var finished = false
-    /// The body handed out with the part being read, whose bytes `PartBytes` may take as they are.
+    /// The body handed out with the part being read, whose bytes `PartBytes` may take as they
+    /// are; nil between parts.
     private var currentBody: ObjectIdentifier?
+    private var inBody: Bool { currentBody != nil }
 
     init(body: RequestBody, boundary: String) {
         upstream = body.makeAsyncIterator()
@@ -29,9 +30,8 @@ actor MultipartReader {
         guard !finished else { return nil }
         switch try await nextEvent() {
         case .part(let fields):
-            inBody = true
             let body = HTTPBody(
-                PartBytes.Chunks(reader: self).map { ArraySlice($0.readableBytesView) }, length: .unknown,
+                PartBytes(reader: self).map { ArraySlice($0.readableBytesView) }, length: .unknown,
                 iterationBehavior: .single)
             currentBody = ObjectIdentifier(body)
             return MultipartRawPart(headerFields: fields, body: body)
@@ -45,7 +45,7 @@ actor MultipartReader {
 
     /// Whether `body` is the body of the part being read.
     func isCurrentBody(_ body: HTTPBody) -> Bool {
-        inBody && currentBody == ObjectIdentifier(body)
+        currentBody == ObjectIdentifier(body)
     }
 
     /// The next bytes of the current part's body, or nil at its end.
@@ -55,7 +55,6 @@ actor MultipartReader {
         case .body(let bytes):
             return bytes
         case .partEnd:
-            inBody = false
             currentBody = nil
             return nil
         case .part, .end, .needMore:

@@ -22,6 +22,11 @@ struct PartBytes: AsyncSequence, Sendable {
         }
     }
 
+    /// The current part's body, pulled from `reader`.
+    init(reader: MultipartReader) {
+        source = .reader(reader)
+    }
+
     struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate var reader: MultipartReader?
         fileprivate var body: HTTPBody.AsyncIterator?
@@ -37,18 +42,5 @@ struct PartBytes: AsyncSequence, Sendable {
         case .reader(let reader): AsyncIterator(reader: reader)
         case .body(let body): AsyncIterator(body: body.makeAsyncIterator())
         }
-    }
-
-    /// The current part's body, pulled from the reader.
-    struct Chunks: AsyncSequence, Sendable {
-        typealias Element = ByteBuffer
-        let reader: MultipartReader
-
-        struct AsyncIterator: AsyncIteratorProtocol {
-            let reader: MultipartReader
-            func next() async throws -> ByteBuffer? { try await reader.nextBodyChunk() }
-        }
-
-        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
     }
 }
