@@ -11,7 +11,10 @@ public enum ImageProbe {
     ///
     /// - Throws: `FeedsError` (`.internal`) when the file cannot be read or a library cannot start.
     public static func dimensions(ofFileAt path: String) throws -> (width: Int, height: Int)? {
-        guard ImageTypes.allowed.contains(try MediaSniffer.mimeType(ofFileAt: path)) else { return nil }
+        let type = try MediaSniffer.mimeType(ofFileAt: path)
+        guard ImageTypes.allowed.contains(type) else { return nil }
+        // libvips reads BMP only through ImageMagick, which stays blocked (`Vips.start`).
+        if type == "image/bmp" { return BMPHeader.dimensions(ofFileAt: path) }
         try Vips.start()
         var width: Int32 = 0
         var height: Int32 = 0

@@ -50,9 +50,9 @@ final class MagicPool: Sendable {
             magic_close(pointer)
             throw FeedsError(.internal, "The file type database could not be loaded.")
         }
-        // libmagic 5.44 reads the first 7 MB of every file into a buffer it allocates afresh: the
-        // check of a 100 MB upload, on the path to its reply, took 3.8-10.7 ms, and 1.9-3.9 with 1 MB. Every type we tell apart is
-        // known by its first bytes; 1 MB was libmagic's own default in older releases.
+        // libmagic 5.44 reads the first 7 MB of every file into a buffer it allocates afresh, on
+        // the path to an upload's reply. Every type we tell apart is known by its first bytes; 1 MB
+        // was libmagic's own default in older releases.
         var bytesMax = Self.bytesMax
         magic_setparam(pointer, MAGIC_PARAM_BYTES_MAX, &bytesMax)
         return MagicCookie(pointer: pointer)

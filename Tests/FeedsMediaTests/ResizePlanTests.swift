@@ -1,4 +1,5 @@
 import FeedsMedia
+import FeedsTestSupport
 import Testing
 
 @Suite struct ResizePlanTests {
@@ -65,5 +66,43 @@ import Testing
     @Test func tinySidesNeverReachZero() {
         #expect(plan(Size(10_000, 1), 100, nil).output == Size(100, 1))
         #expect(plan(Size(1, 4000), nil, 10).output == Size(1, 10))
+    }
+}
+
+/// Whatever the source's shape and the request, a plan stays within the caps: the property that
+/// keeps a 1×600000 strip asked for `w=4096` from becoming a multi-gigapixel image (or a trap).
+@Suite struct ResizePlanCapTests {
+    typealias Size = ResizePlan.Size
+
+    @Test func aTallStripAskedForTheWidestSideStaysWithinTheCap() {
+        let strip = ResizePlan(source: Size(1, 600_000), request: ResizeRequest(width: 4096, height: nil))
+        #expect(strip.output == Size(1, 4096))
+        let cropped = ResizePlan(source: Size(1, 600_000), request: ResizeRequest(width: 4096, height: 10, mode: .crop))
+        #expect(cropped.scaled.height <= ResizePlan.maximumSide)
+        #expect(cropped.output == Size(1, 10))
+    }
+
+    @Test func randomShapesAndRequestsNeverLeaveTheCaps() {
+        var random = SeededRandom(seed: 0x5eed)
+        let sides = [1, 2, 3, 7, 100, 1000, 4096, 10_000, 600_000, 16_800_000]
+        for _ in 0..<20_000 {
+            let source = Size(sides.randomElement(using: &random)!, Int.random(in: 1...600_000, using: &random))
+            let shape = Bool.random(using: &random) ? source : Size(source.height, source.width)
+            let width = Int.random(in: 0...ResizeRequest.maximumSide, using: &random)
+            let height = Int.random(in: 0...ResizeRequest.maximumSide, using: &random)
+            let request = ResizeRequest(
+                width: width == 0 ? nil : width, height: height == 0 && width != 0 ? nil : max(height, 1),
+                mode: ResizeRequest.Mode.allCases.randomElement(using: &random)!,
+                gravity: ResizeRequest.Gravity.allCases.randomElement(using: &random)!)
+            let plan = ResizePlan(source: shape, request: request)
+            for size in [plan.scaled, plan.output] {
+                #expect((1...ResizePlan.maximumSide).contains(size.width), "\(shape) \(request): \(plan)")
+                #expect((1...ResizePlan.maximumSide).contains(size.height), "\(shape) \(request): \(plan)")
+            }
+            #expect(plan.output.width * plan.output.height <= ImageResizer.pixelLimit)
+            if case .extract(let left, let top, let cut) = plan.finish {
+                #expect(left >= 0 && top >= 0 && left + cut.width <= plan.scaled.width && top + cut.height <= plan.scaled.height)
+            }
+        }
     }
 }

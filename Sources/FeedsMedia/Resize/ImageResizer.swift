@@ -12,7 +12,7 @@ public enum ImageResizer {
     public static func outputType(for mimeType: String) -> String? {
         switch MediaSniffer.normalized(mimeType) {
         case "image/jpeg", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence": "image/jpeg"
-        case "image/png", "image/bmp": "image/png"
+        case "image/png": "image/png"
         case "image/webp": "image/webp"
         case "image/gif": "image/gif"
         default: nil
@@ -42,7 +42,7 @@ public enum ImageResizer {
         var pad = false
         switch plan.finish {
         case .none: break
-        case .extract(let left, let top, _): extract = (Int32(left), Int32(top))
+        case .extract(let left, let top, _): extract = (try pixels(left), try pixels(top))
         case .pad: pad = true
         }
         let isExtract = if case .extract = plan.finish { true } else { false }
@@ -55,8 +55,9 @@ public enum ImageResizer {
             }
         var error = [CChar](repeating: 0, count: 512)
         let result = feeds_vips_resize(
-            source, destination, Int32(plan.scaled.width), Int32(plan.scaled.height), isExtract ? 1 : 0, pad ? 1 : 0,
-            extract.0, extract.1, Int32(plan.output.width), Int32(plan.output.height), output == "image/jpeg" ? 0 : 1,
+            source, destination, try pixels(plan.scaled.width), try pixels(plan.scaled.height), isExtract ? 1 : 0,
+            pad ? 1 : 0, extract.0, extract.1, try pixels(plan.output.width), try pixels(plan.output.height),
+            output == "image/jpeg" ? 0 : 1,
             format, &error, error.count)
         guard result == 0 else {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -65,5 +66,14 @@ public enum ImageResizer {
                 field: "w")
         }
         return (output, plan.output)
+    }
+
+    /// A plan's side or offset as libvips takes it; the plan keeps them small, and a value that is
+    /// not is a refusal, never a trap.
+    private static func pixels(_ value: Int) throws -> Int32 {
+        guard let pixels = Int32(exactly: value), pixels >= 0, value <= ResizePlan.maximumSide else {
+            throw FeedsError.input("a resize of \(value) pixels is out of range", field: "w")
+        }
+        return pixels
     }
 }

@@ -1,5 +1,7 @@
 /// The geometry of a resize, worked out from the source's size before any pixel is decoded:
-/// scale to `scaled`, then cut `area` out of it or pad it to `box`.
+/// scale to `scaled`, then cut `area` out of it or pad it to `box`. Whatever the source's shape
+/// and the request, no side of `scaled` or of the output is over `maximumSide`, so a resize never
+/// makes more than `maximumSide`² pixels (under `ImageResizer.pixelLimit`).
 public struct ResizePlan: Sendable, Equatable {
     public struct Size: Sendable, Equatable {
         public var width: Int
@@ -18,6 +20,9 @@ public struct ResizePlan: Sendable, Equatable {
         case pad(Size)
     }
 
+    /// The longest side a plan makes, of the scaled image and of the output alike.
+    public static let maximumSide = ResizeRequest.maximumSide
+
     public var scaled: Size
     public var finish: Finish
 
@@ -30,32 +35,40 @@ public struct ResizePlan: Sendable, Equatable {
     }
 
     public init(source: Size, request: ResizeRequest) {
-        let (sw, sh) = (Double(source.width), Double(source.height))
-        // One side alone keeps the aspect ratio, whatever the mode: the box is open on the other side.
+        let (sw, sh) = (Double(max(1, source.width)), Double(max(1, source.height)))
+        let cap = Double(Self.maximumSide)
+        // The largest scale that keeps both sides within the cap: a tall or wide source reaches
+        // it long before the side the client named does.
+        let capScale = min(cap / sw, cap / sh)
+        // One side alone keeps the aspect ratio, whatever the mode: the box is open on the other
+        // side up to the cap.
         guard let width = request.width, let height = request.height else {
-            let scale = request.width.map { Double($0) / sw } ?? Double(request.height!) / sh
-            scaled = Self.size(sw * scale, sh * scale)
+            let asked = request.width.map { Double($0) / sw } ?? request.height.map { Double($0) / sh } ?? 1
+            scaled = Self.size(sw * min(asked, capScale), sh * min(asked, capScale))
             finish = .none
             return
         }
-        let box = Size(width, height)
+        let box = Self.size(Double(width), Double(height))
         switch request.mode {
         case .clip:
-            let scale = min(Double(width) / sw, Double(height) / sh)
+            let scale = min(Double(box.width) / sw, Double(box.height) / sh)
             scaled = Self.size(sw * scale, sh * scale)
             finish = .none
         case .scale:
             scaled = box
             finish = .none
         case .fill:
-            let scale = min(Double(width) / sw, Double(height) / sh)
-            scaled = Self.size(min(sw * scale, Double(width)), min(sh * scale, Double(height)))
+            let scale = min(Double(box.width) / sw, Double(box.height) / sh)
+            scaled = Self.size(min(sw * scale, Double(box.width)), min(sh * scale, Double(box.height)))
             finish = scaled == box ? .none : .pad(box)
         case .crop:
-            let scale = max(Double(width) / sw, Double(height) / sh)
-            scaled = Self.size(max(sw * scale, Double(width)), max(sh * scale, Double(height)))
-            let spareX = scaled.width - width
-            let spareY = scaled.height - height
+            // Filling the box may need a scaled image far over the cap (a 1×600000 strip cropped
+            // to 4096×10); then the scale stops at the cap and the cut keeps what there is.
+            let scale = min(max(Double(box.width) / sw, Double(box.height) / sh), capScale)
+            scaled = Self.size(sw * scale, sh * scale)
+            let cut = Size(min(box.width, scaled.width), min(box.height, scaled.height))
+            let spareX = scaled.width - cut.width
+            let spareY = scaled.height - cut.height
             let left: Int
             let top: Int
             switch request.gravity {
@@ -65,12 +78,16 @@ public struct ResizePlan: Sendable, Equatable {
             case .left: (left, top) = (0, spareY / 2)
             case .right: (left, top) = (spareX, spareY / 2)
             }
-            finish = scaled == box ? .none : .extract(left: left, top: top, box)
+            finish = scaled == cut ? .none : .extract(left: left, top: top, cut)
         }
     }
 
-    /// Rounded to whole pixels, never below one.
+    /// Rounded to whole pixels, from one to `maximumSide` (a NaN or infinite side is one pixel).
     private static func size(_ width: Double, _ height: Double) -> Size {
-        Size(max(1, Int(width.rounded())), max(1, Int(height.rounded())))
+        func side(_ value: Double) -> Int {
+            guard value.isFinite else { return 1 }
+            return Int(min(max(value.rounded(), 1), Double(maximumSide)))
+        }
+        return Size(side(width), side(height))
     }
 }
