@@ -53,6 +53,19 @@ let package = Package(
         .systemLibrary(name: "CMagic", path: "Sources/FeedsMedia/CMagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CVips", path: "Sources/FeedsMedia/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "FeedsMedia", dependencies: ["FeedsCore", "CMagic", "CVips"], exclude: ["CMagic", "CVips"]),
+        // The attachment lifecycle: ingest checks, the uploader, linking, URL signing, variants, the sweeper.
+        .target(
+            name: "FeedsUploads",
+            dependencies: [
+                "FeedsCore",
+                "FeedsCDN",
+                "FeedsMedia",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // The Postgres stores, the migrator and the embedded-cluster launcher.
         .target(
             name: "FeedsPostgres",
@@ -81,6 +94,7 @@ let package = Package(
                 "FeedsAPI",
                 "FeedsCDN",
                 "FeedsMedia",
+                "FeedsUploads",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -125,6 +139,7 @@ let package = Package(
                 "FeedsPostgres",
                 "FeedsHTTP",
                 "FeedsCDN",
+                "FeedsUploads",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -133,17 +148,20 @@ let package = Package(
         ),
         .testTarget(name: "FeedsCoreTests", dependencies: ["FeedsCore"]),
         .testTarget(name: "FeedsCDNTests", dependencies: ["FeedsCDN"]),
+        .testTarget(name: "FeedsUploadsTests", dependencies: ["FeedsUploads", "FeedsTestSupport"]),
         .testTarget(name: "FeedsMediaTests", dependencies: ["FeedsMedia", "FeedsTestSupport"]),
         .testTarget(name: "FeedsPostgresTests", dependencies: ["FeedsPostgres", "FeedsTestSupport"]),
         .testTarget(
             name: "FeedsHTTPTests",
             dependencies: [
-                "FeedsHTTP", "FeedsCDN", "FeedsMedia", "FeedsTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                "FeedsHTTP", "FeedsCDN", "FeedsMedia", "FeedsUploads", "FeedsTestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "FeedsLoadTestTests", dependencies: ["FeedsLoadTest", "FeedsCore", "FeedsTestSupport"]),
+        .testTarget(
+            name: "FeedsLoadTestTests", dependencies: ["FeedsLoadTest", "FeedsCore", "FeedsUploads", "FeedsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

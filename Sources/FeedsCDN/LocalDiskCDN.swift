@@ -64,6 +64,19 @@ public struct LocalDiskCDN: CDNClient {
         signer.url(for: key, expiresAt: expiresAt)
     }
 
+    public func localPath(for key: ObjectKey) -> String? {
+        (try? object(for: key))??.path
+    }
+
+    /// Copies the object to `path` (the bytes are here already; resizes use `localPath`).
+    public func download(_ key: ObjectKey, to path: String) async throws {
+        guard let source = localPath(for: key) else { throw CDNError(transient: false, "no object \(key)") }
+        try await BlockingIO.run {
+            try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+        }
+    }
+
     /// The stored object at `key`, or nil when there is none. Blocks on the file system briefly
     /// (a `stat` and a small read).
     public func object(for key: ObjectKey) throws -> StoredObject? {

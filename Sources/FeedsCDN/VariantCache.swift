@@ -73,6 +73,16 @@ public actor VariantCache {
         drop(id)
     }
 
+    /// Removes the files of every name that starts with `prefix` (the variants of a deleted
+    /// object), from disk as well.
+    public func forget(prefix: String) {
+        for (name, id) in ids where name.hasPrefix(prefix) {
+            if let held = entries[id] { try? FileManager.default.removeItem(atPath: held.entry.path) }
+            drop(id)
+            ids[name] = nil
+        }
+    }
+
     /// The file for `name` (any text naming the source and the variant), made by `make` when it is
     /// not here: `make` writes the path it is given and returns the file's MIME type.
     public func file(

@@ -77,8 +77,7 @@ public struct TestServer: Sendable {
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws -> Bool {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let cdn = try setting.wrap.map { wrap in wrap(try makeCDN(settled, logger: TestDatabase.logger)) }
-        let app = try await buildApplication(settled, database: database, cdn: cdn, logger: TestDatabase.logger) {
+        let app = try await buildApplication(settled, database: database, wrapCDN: setting.wrap, logger: TestDatabase.logger) {
             port in
             portContinuation.yield(port)
         }

@@ -16,9 +16,14 @@ struct GC: AsyncParsableCommand {
         let (database, embedded) = try await reportingSetupErrors { try await configuration.openDatabase() }
         do {
             let report = try await sweepOnce(configuration, database: database, logger: logger)
-            print(
-                report.ran
-                    ? "Removed \(report.objects) objects and \(report.tempFiles) temp files." : "Another node is sweeping now.")
+            if report.ran {
+                print(
+                    "Removed \(report.objects) objects, \(report.tempFiles) temp files and \(report.idempotencyKeys) "
+                        + "expired idempotency keys."
+                        + (report.failed > 0 ? " \(report.failed) deletes failed; the next sweep retries them." : ""))
+            } else {
+                print("Another node is sweeping now.")
+            }
         } catch {
             try? await embedded?.stop()
             throw error

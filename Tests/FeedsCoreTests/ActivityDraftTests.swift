@@ -35,7 +35,7 @@ import Testing
         #expect(draft.visibilityTag == "friends")
         #expect(draft.restrictReplies == "nobody")
         #expect(draft.custom == custom)
-        #expect(draft.attachments == attachments)
+        #expect(draft.attachments.map(\.payload) == attachments)
     }
 
     @Test func generatesLowercaseUUIDWhenIDMissing() throws {

@@ -15,7 +15,8 @@ enum Fixture {
     ) throws(FeedsError) -> ActivityDraft {
         try ActivityDraft(
             id: id, type: type, userID: userID, text: text, feeds: feeds, visibility: visibility,
-            visibilityTag: visibilityTag, restrictReplies: restrictReplies, custom: custom, attachments: attachments
+            visibilityTag: visibilityTag, restrictReplies: restrictReplies, custom: custom,
+            attachments: attachments?.map { StoredAttachment(payload: $0) }
         )
     }
 
@@ -30,7 +31,8 @@ enum Fixture {
         Activity(
             id: id, type: type, user: User(id: userID, createdAt: epoch, updatedAt: epoch), text: text, feeds: feeds,
             visibility: visibility, visibilityTag: visibilityTag, restrictReplies: restrictReplies, custom: custom,
-            attachments: attachments, createdAt: createdAt, updatedAt: createdAt, editedAt: nil, deletedAt: nil
+            attachments: attachments.map { StoredAttachment(payload: $0) }, createdAt: createdAt, updatedAt: createdAt,
+            editedAt: nil, deletedAt: nil
         )
     }
 }

@@ -210,7 +210,7 @@ import Testing
             let old = try #require(try await server.upload("/uploads/file", as: "alice", form: other).body["file"].string)
             // A crash between reserving and attaching leaves a pending row; age it and the upload.
             _ = try await server.database.query(
-                "UPDATE cdn_objects SET state = 'pending', updated_at = now() - interval '2 hours' WHERE file_name = 'old.txt'",
+                "UPDATE cdn_objects SET state = 'reserved', updated_at = now() - interval '2 hours' WHERE file_name = 'old.txt'",
                 logger: TestDatabase.logger
             )
             let stray = server.configuration.tempDirectory.appendingPathComponent("upload-stray")
@@ -277,6 +277,8 @@ struct FailingCDN: CDNClient {
 
     func delete(key: ObjectKey) async throws { try await store.delete(key: key) }
     func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
+    func localPath(for key: ObjectKey) -> String? { store.localPath(for: key) }
+    func download(_ key: ObjectKey, to path: String) async throws { try await store.download(key, to: path) }
 
     actor Counter {
         var value = 0

@@ -45,7 +45,7 @@ import Testing
             let rows = try await server.database.query(
                 "SELECT state, owner_id, width, height FROM cdn_objects", logger: TestDatabase.logger)
             for try await (state, owner, width, height) in rows.decode((String, String?, Int?, Int?).self) {
-                #expect(state == "uploaded")
+                #expect(state == "stored")
                 #expect(owner == "alice")
                 #expect(width == 64 && height == 48)
             }

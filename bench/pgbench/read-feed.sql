@@ -6,12 +6,9 @@
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
     a.created_at, a.updated_at, a.edited_at, a.deleted_at,
     COALESCE((
-        SELECT json_agg(
-            CASE WHEN t.object_key IS NULL THEN t.payload
-                 ELSE t.payload || jsonb_build_object('_object_key', t.object_key) END
-            ORDER BY t.position)
+        SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
         FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
-        WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state <> 'deleted')
+        WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
     ), '[]')::text,
     u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
     (extract(epoch FROM a.created_at) * 1000000)::bigint

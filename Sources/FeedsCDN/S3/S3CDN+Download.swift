@@ -8,6 +8,9 @@ import NIOCore
 #endif
 
 extension S3CDN {
+    /// The bytes live in the store, not here.
+    public func localPath(for key: ObjectKey) -> String? { nil }
+
     /// Fetches an object into a local file (to resize it here), streamed to disk chunk by chunk.
     public func download(_ key: ObjectKey, to path: String) async throws {
         let url = presignedURL(for: key, notAfter: Date().addingTimeInterval(Self.redirectLifetime))

@@ -11,12 +11,12 @@ public struct ActivityDraft: Sendable, Hashable {
     public var visibilityTag: String?
     public var restrictReplies: String
     public var custom: JSONObject
-    public var attachments: [JSONObject]
+    public var attachments: [StoredAttachment]
 
     /// Validates the raw fields of AddActivity / UpdateActivity.
     public init(
         id: String?, type: String?, userID: String, text: String?, feeds: [String]?, visibility: String?,
-        visibilityTag: String?, restrictReplies: String?, custom: JSONObject?, attachments: [JSONObject]?
+        visibilityTag: String?, restrictReplies: String?, custom: JSONObject?, attachments: [StoredAttachment]?
     ) throws(FeedsError) {
         let id = id ?? UUID().lowercasedString
         guard !id.isEmpty, id.utf8.count <= 255 else {
@@ -55,6 +55,9 @@ public struct ActivityDraft: Sendable, Hashable {
         guard ["everyone", "people_i_follow", "nobody"].contains(restrict) else {
             throw .input("restrict_replies must be everyone, people_i_follow or nobody", field: "restrict_replies")
         }
+        guard (attachments ?? []).count <= ActivityDraft.maxAttachments else {
+            throw .input("an activity may hold at most \(ActivityDraft.maxAttachments) attachments", field: "attachments")
+        }
         self.id = id
         self.type = type
         self.userID = userID
@@ -66,6 +69,9 @@ public struct ActivityDraft: Sendable, Hashable {
         self.custom = custom ?? [:]
         self.attachments = attachments ?? []
     }
+
+    /// The most attachments an activity holds, given and uploaded together.
+    public static let maxAttachments = 100
 
     /// Stream's bound on the feeds one activity is posted to.
     public static let maxFeeds = 25

@@ -13,8 +13,24 @@ public struct ActivityPatch: Sendable, Hashable {
         "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds",
     ]
 
+    /// The attachments `set` gives, as the client sent them, or nil when it gives none. They
+    /// hold URLs, not keys: the caller links them and hands the result to `apply`.
+    public func requestedAttachments() throws(FeedsError) -> [JSONObject]? {
+        guard let value = set["attachments"] else { return nil }
+        guard case .array(let items) = value else {
+            throw .input("set.attachments must be an array", field: "set.attachments")
+        }
+        return try items.map { item throws(FeedsError) in
+            guard case .object(let object) = item else {
+                throw .input("set.attachments must hold objects", field: "set.attachments")
+            }
+            return object
+        }
+    }
+
     /// Applies the patch to the draft made from the stored activity, validating the result.
-    public func apply(to activity: Activity) throws(FeedsError) -> ActivityDraft {
+    /// `linked` is `requestedAttachments()` linked, when the patch sets attachments.
+    public func apply(to activity: Activity, linked: [StoredAttachment]? = nil) throws(FeedsError) -> ActivityDraft {
         guard !set.isEmpty || !unset.isEmpty else {
             throw .input("set or unset must name at least one field", field: "set")
         }
@@ -46,15 +62,8 @@ public struct ActivityPatch: Sendable, Hashable {
                 guard case .object(let object) = value else { throw .input("set.custom must be an object", field: "set.custom") }
                 custom = object
             case "attachments":
-                guard case .array(let items) = value else {
-                    throw .input("set.attachments must be an array", field: "set.attachments")
-                }
-                attachments = try items.map { item throws(FeedsError) in
-                    guard case .object(let object) = item else {
-                        throw .input("set.attachments must hold objects", field: "set.attachments")
-                    }
-                    return object
-                }
+                guard let linked else { throw FeedsError(.internal, "set.attachments was applied without linking") }
+                attachments = linked
             case "feeds":
                 guard case .array(let items) = value else { throw .input("set.feeds must be an array", field: "set.feeds") }
                 feeds = try items.map { item throws(FeedsError) in

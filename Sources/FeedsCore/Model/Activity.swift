@@ -16,8 +16,8 @@ public struct Activity: Sendable, Hashable {
     public var visibilityTag: String?
     public var restrictReplies: String
     public var custom: JSONObject
-    /// Attachment payloads in order, as the wire's `Attachment` objects.
-    public var attachments: [JSONObject]
+    /// Attachments in order.
+    public var attachments: [StoredAttachment]
     public var createdAt: Date
     public var updatedAt: Date
     public var editedAt: Date?
@@ -25,7 +25,7 @@ public struct Activity: Sendable, Hashable {
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,
-        visibilityTag: String?, restrictReplies: String, custom: JSONObject, attachments: [JSONObject],
+        visibilityTag: String?, restrictReplies: String, custom: JSONObject, attachments: [StoredAttachment],
         createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?
     ) {
         self.id = id

@@ -3,16 +3,26 @@ import Logging
 
 /// The record of an object in the CDN, by key.
 public struct ObjectRecord: Sendable, Hashable {
-    /// Where an object is in its life.
-    public enum State: String, Sendable {
-        /// Reserved; bytes may be on their way. Swept when old.
-        case pending
+    /// Where an object is in its life. Every move is one conditional UPDATE in the store, from
+    /// the states named here to the next: reserved → stored → attached ⇄ released → deleting →
+    /// deleted, and reserved, stored or released → deleting when swept or deleted by a client.
+    public enum State: String, Sendable, CaseIterable {
+        /// A row written before any byte is sent; the bytes may be on their way. Swept when old.
+        case reserved
         /// A standalone upload, not attached yet. Swept after the unattached TTL.
-        case uploaded
-        /// Part of an activity.
+        case stored
+        /// Held by at least one attachment.
         case attached
-        /// Deleted: gone from the CDN, never returned again.
+        /// No attachment holds it any more (its activity or attachment is gone). Swept after a grace period.
+        case released
+        /// Claimed for deletion: its bytes may or may not still be in the store. The row stays
+        /// until the store confirms the delete, and the sweeper retries a delete that failed.
+        case deleting
+        /// Gone from the store; never served or linked again.
         case deleted
+
+        /// Whether a new attachment may take the object in this state.
+        public var isLinkable: Bool { self == .stored || self == .attached || self == .released }
     }
 
     /// Which upload endpoint or attachment type it came through.
@@ -34,7 +44,7 @@ public struct ObjectRecord: Sendable, Hashable {
 
     public init(
         key: ObjectKey, kind: Kind, ownerID: String?, fileName: String, mimeType: String, size: Int64, sha256: String,
-        width: Int? = nil, height: Int? = nil, state: State = .pending
+        width: Int? = nil, height: Int? = nil, state: State = .reserved
     ) {
         self.key = key
         self.kind = kind
@@ -51,25 +61,41 @@ public struct ObjectRecord: Sendable, Hashable {
 
 /// The bookkeeping of CDN objects, so that nothing stored is ever unknown or half-written.
 public protocol ObjectStore: Sendable {
-    /// Records objects as pending, before their bytes are sent.
+    /// Records objects as reserved, before their bytes are sent.
     func reserve(_ objects: [ObjectRecord], logger: Logger) async throws
 
-    /// Marks standalone uploads as done (they await attachment or the unattached TTL).
-    func markUploaded(_ keys: [ObjectKey], logger: Logger) async throws
+    /// Marks reserved standalone uploads stored (they await attachment or the unattached TTL),
+    /// recording the idempotent reply in the same transaction when `recording` is given.
+    func markStored(_ keys: [ObjectKey], recording: IdempotentRecord<Void>?, logger: Logger) async throws
 
-    /// Forgets reserved objects whose upload failed (their bytes were deleted).
+    /// Forgets reserved or deleting objects whose bytes the store confirmed gone.
     func forget(_ keys: [ObjectKey], logger: Logger) async throws
 
-    /// An object's record, deleted ones included.
-    func object(_ key: ObjectKey, logger: Logger) async throws -> ObjectRecord?
+    /// The records of `keys` that exist, deleted ones included.
+    func objects(_ keys: [ObjectKey], logger: Logger) async throws -> [ObjectKey: ObjectRecord]
 
-    /// Marks an object deleted and returns its record as it was; nil when unknown.
-    func markDeleted(_ key: ObjectKey, logger: Logger) async throws -> ObjectRecord?
+    /// Claims objects for deletion (any state but deleted → deleting) and returns their records
+    /// as they were; deleted and unknown keys are left out.
+    func claimForDeletion(_ keys: [ObjectKey], logger: Logger) async throws -> [ObjectRecord]
 
-    /// Objects to sweep: pending longer than `pendingTTL`, or uploaded and unattached longer than
-    /// `unattachedTTL` (nil keeps them), at most `limit`.
-    func sweepCandidates(pendingTTL: Duration, unattachedTTL: Duration?, limit: Int, logger: Logger) async throws -> [ObjectKey]
+    /// Marks claimed objects deleted, once the store confirmed their bytes gone.
+    func markDeleted(_ keys: [ObjectKey], logger: Logger) async throws
+
+    /// Claims objects to sweep (→ deleting), at most `limit`, oldest first: reserved longer than
+    /// `pendingTTL`, stored and unattached longer than `unattachedTTL` (nil keeps them), released
+    /// longer than `releasedTTL`, and deletes that failed more than `retryAfter` ago.
+    func claimSweepable(
+        pendingTTL: Duration, unattachedTTL: Duration?, releasedTTL: Duration, retryAfter: Duration, limit: Int,
+        logger: Logger
+    ) async throws -> [ObjectKey]
 
     /// Runs `body` if no other node is sweeping, and says whether it ran.
     func exclusively(logger: Logger, _ body: @Sendable () async throws -> Void) async throws -> Bool
+}
+
+extension ObjectStore {
+    /// One object's record, deleted ones included.
+    public func object(_ key: ObjectKey, logger: Logger) async throws -> ObjectRecord? {
+        try await objects([key], logger: logger)[key]
+    }
 }

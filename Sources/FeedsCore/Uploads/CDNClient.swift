@@ -15,6 +15,14 @@ public protocol CDNClient: Sendable {
     /// A URL to read the object, signed, valid until `expiresAt`; made afresh on every read.
     func readURL(for key: ObjectKey, expiresAt: Date) -> URL
 
+    /// The path of a file on this machine holding the object's bytes, when this backend keeps
+    /// them here (resizes read it in place); nil for a remote store.
+    func localPath(for key: ObjectKey) -> String?
+
+    /// Copies the object's bytes to `path` on this machine (resizes of a remote store's images
+    /// start from such a copy).
+    func download(_ key: ObjectKey, to path: String) async throws
+
     /// Throws a `CDNError` when the store cannot be used now (unreachable, refusing our
     /// credentials, no such bucket); `/readyz` asks.
     func checkReady() async throws

@@ -34,7 +34,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
                 id: try HandWrittenRoute.parameter("feed_id", context), body, request: scope)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
-                json.page(result.page, urls: api.uploads)
+                json.page(result.page, urls: api.uploads.urls)
                 json.emptyArray("aggregated_activities")
                 json.field("created", result.created)
                 json.key("feed")
@@ -54,7 +54,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let page = try await api.activityPage(body, request: scope)
             var json = JSONWriter(capacity: 1024 + 1536 * page.activities.count)
             json.object { json in
-                json.page(page, urls: api.uploads)
+                json.page(page, urls: api.uploads.urls)
                 json.field("duration", scope.duration)
             }
             return HandWrittenRoute.created(json.buffer)

@@ -1,5 +1,7 @@
 import FeedsAPI
 import FeedsCore
+import FeedsUploads
+import NIOConcurrencyHelpers
 import NIOCore
 
 extension FeedsAPIImplementation {
@@ -23,9 +25,22 @@ extension FeedsAPIImplementation {
                 key: key, request: request,
                 content: ["AddActivity", try Idempotency.canonical(multipart.request)]
                     + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
-            ) {
-                let activity = try await add(multipart.request, uploads: multipart.uploads, settings: settings, request: request)
-                return Components.Schemas.AddActivityResponse(activity: try wire(activity), duration: request.duration)
+            ) { claim in
+                let urls = uploads.urls
+                let respond: @Sendable (Activity) throws -> Components.Schemas.AddActivityResponse = { activity in
+                    Components.Schemas.AddActivityResponse(
+                        activity: try Wire.activity(activity, urls: urls), duration: request.duration)
+                }
+                // The reply recorded with the write is the one sent (the same signed URLs).
+                let recorded = NIOLockedValueBox<Components.Schemas.AddActivityResponse?>(nil)
+                let recording = claim?.record { activity in
+                    let response = try respond(activity)
+                    recorded.withLockedValue { $0 = response }
+                    return try Idempotency.recorded(response)
+                }
+                let activity = try await add(
+                    multipart.request, uploads: multipart.uploads, settings: settings, recording: recording, request: request)
+                return try recorded.withLockedValue { $0 } ?? respond(activity)
             }
             return .created(.init(body: .json(response)))
         }
@@ -37,16 +52,28 @@ extension FeedsAPIImplementation {
         let request = try request
         return try await idempotency.run(
             key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
-        ) {
-            let activity = try await add(body, uploads: [], settings: uploads.settings.current, request: request)
-            var json = JSONWriter(capacity: 2048)
-            var users: [String: [UInt8]] = [:]
-            json.object { json in
-                json.key("activity")
-                json.activity(activity, urls: uploads, users: &users)
-                json.field("duration", request.duration)
+        ) { claim in
+            let urls = uploads.urls
+            let render: @Sendable (Activity) -> ByteBuffer = { activity in
+                var json = JSONWriter(capacity: 2048)
+                var users: [String: [UInt8]] = [:]
+                json.object { json in
+                    json.key("activity")
+                    json.activity(activity, urls: urls, users: &users)
+                    json.field("duration", request.duration)
+                }
+                return json.buffer
             }
-            return json.buffer
+            // The reply recorded with the write is the one sent, so a retry gets the same bytes.
+            let recorded = NIOLockedValueBox<ByteBuffer?>(nil)
+            let recording = claim?.record { activity in
+                let reply = render(activity)
+                recorded.withLockedValue { $0 = reply }
+                return Array(reply.readableBytesView)
+            }
+            let activity = try await add(
+                body, uploads: [], settings: uploads.settings.current, recording: recording, request: request)
+            return recorded.withLockedValue { $0 } ?? render(activity)
         }
     }
 
@@ -54,20 +81,20 @@ extension FeedsAPIImplementation {
     private func add(
         _ body: Components.Schemas.AddActivityRequest,
         uploads files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
-        settings: AppSettings, request: AuthenticatedRequest
+        settings: AppSettings, recording: IdempotentRecord<Activity>?, request: AuthenticatedRequest
     ) async throws -> Activity {
         if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
         }
         let userID = try request.actingUser(body.userId)
-        let given = try await AttachmentURLs.link(
-            try body.attachments?.map { try recode($0) } ?? [], principal: request.principal, pipeline: uploads,
-            logger: request.logger
+        let given = try await uploads.linker.link(
+            try body.attachments?.map { try recode($0) } ?? [], principal: request.principal, logger: request.logger
         )
         var draft = try ActivityDraft(
             id: body.id, type: body._type, userID: userID, text: body.text, feeds: body.feeds,
             visibility: body.visibility?.rawValue, visibilityTag: body.visibilityTag,
-            restrictReplies: body.restrictReplies?.rawValue, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
+            restrictReplies: body.restrictReplies?.rawValue,
+            custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
             attachments: given
         )
         let jobs = try files.enumerated().map { index, entry in
@@ -76,18 +103,30 @@ extension FeedsAPIImplementation {
                 storageLimit: uploads.cdn.maxAttachmentSize, field: "attachment_uploads[\(index)]")
             return UploadPipeline.Job(
                 checked: checked, kind: checked.isImage ? .image : .file,
-                payload: try UploadedPayload.make(
-                    for: checked, type: entry.upload._type, title: entry.upload.title, custom: entry.upload.custom)
+                payload: UploadedPayload.make(
+                    for: checked, type: entry.upload._type, title: entry.upload.title,
+                    custom: try entry.upload.custom.map { try recode($0) })
             )
         }
         let stored = try await uploads.store(jobs, owner: userID, logger: request.logger)
-        draft.attachments += stored.map(\.payload)
+        draft.attachments += stored.map(\.attachment)
         do {
-            return try await store.addActivity(draft, logger: request.logger)
+            return try await store.addActivity(draft, recording: recording, logger: request.logger)
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
         }
+    }
+
+    /// Attachments an update sends, linked as a create links them; the objects the activity holds
+    /// already may be sent back by its editor, as a GET returned them. The store's transaction
+    /// refuses any object claimed for deletion meanwhile.
+    private func link(
+        _ given: [JSONObject], into id: String, request: AuthenticatedRequest, field: String
+    ) async throws -> [StoredAttachment] {
+        let held = try await store.activity(id: id, viewer: .server, logger: request.logger)?.attachments ?? []
+        return try await uploads.linker.link(
+            given, principal: request.principal, held: held, field: field, logger: request.logger)
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
@@ -103,8 +142,9 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         _ = try request.principal.actingUser(requested: body.userId)
         let custom: JSONObject = try body.custom.map { try FreeForm.object($0.additionalProperties) } ?? [:]
-        let attachments: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
+        let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
         let principal = request.principal
+        let attachments = try await link(given, into: input.path.id, request: request, field: "attachments")
         let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
@@ -128,11 +168,16 @@ extension FeedsAPIImplementation {
         _ = try request.principal.actingUser(requested: body.userId)
         let patch = ActivityPatch(set: try body.set.map { try recode($0) } ?? [:], unset: body.unset ?? [])
         let principal = request.principal
+        var linking: [StoredAttachment]?
+        if let given = try patch.requestedAttachments() {
+            linking = try await link(given, into: input.path.id, request: request, field: "set.attachments")
+        }
+        let linked = linking
         let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }
-            return try patch.apply(to: current)
+            return try patch.apply(to: current, linked: linked)
         }
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }

@@ -1,6 +1,7 @@
 import FeedsAPI
 import FeedsCore
 import FeedsMedia
+import FeedsUploads
 import Foundation
 import OpenAPIRuntime
 
@@ -31,9 +32,10 @@ extension FeedsAPIImplementation {
         let response = try await idempotency.run(
             key: input.headers.idempotencyKey, request: request,
             content: ["UploadFile", file?.sha256 ?? "", file?.fileName ?? "", user ?? ""]
-        ) {
-            let (url, thumb) = try await storeStandalone(file, user: user, imageOnly: false, settings: settings, request: request)
-            return Components.Schemas.FileUploadResponse(duration: request.duration, file: url, thumbUrl: thumb)
+        ) { claim in
+            try await storeStandalone(file, user: user, imageOnly: false, settings: settings, claim: claim, request: request) {
+                Components.Schemas.FileUploadResponse(duration: request.duration, file: $0, thumbUrl: $1)
+            }
         }
         return .created(.init(body: .json(response)))
     }
@@ -59,12 +61,16 @@ extension FeedsAPIImplementation {
             case .user(let part):
                 user = part.payload.body.id
             case .uploadSizes(let part):
-                let text = try await String(collecting: part.payload.body, upTo: 64 * 1024)
+                let bytes = try await part.payload.body.collectingJSONPart(named: "upload_sizes")
                 do {
-                    sizes = try JSONDecoder().decode([Components.Schemas.ImageSize].self, from: Data(text.utf8))
+                    sizes = try JSONDecoder().decode([Components.Schemas.ImageSize].self, from: Data(bytes))
                 } catch {
                     throw FeedsError.input(
                         "upload_sizes must be a JSON array of {width, height, resize, crop}", field: "upload_sizes")
+                }
+                guard (sizes ?? []).count <= maxUploadSizes else {
+                    throw FeedsError.input(
+                        "upload_sizes may name at most \(maxUploadSizes) sizes", field: "upload_sizes")
                 }
                 variants = try (sizes ?? []).map(Self.resizeRequest)
             case .undocumented(let part):
@@ -74,11 +80,12 @@ extension FeedsAPIImplementation {
         let response = try await idempotency.run(
             key: input.headers.idempotencyKey, request: request,
             content: ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
-        ) {
-            let (url, thumb) = try await storeStandalone(
-                file, user: user, imageOnly: true, settings: settings, variants: variants, request: request)
-            return Components.Schemas.ImageUploadResponse(
-                duration: request.duration, file: url, thumbUrl: thumb, uploadSizes: sizes)
+        ) { claim in
+            try await storeStandalone(
+                file, user: user, imageOnly: true, settings: settings, variants: variants, claim: claim, request: request
+            ) {
+                Components.Schemas.ImageUploadResponse(duration: request.duration, file: $0, thumbUrl: $1, uploadSizes: sizes)
+            }
         }
         return .created(.init(body: .json(response)))
     }
@@ -103,16 +110,18 @@ extension FeedsAPIImplementation {
         let written = try await TempFileWriter.write(await PartBytes(of: body), to: uploads.tempDirectory, limit: limit)
         tempFiles.track(written.url)
         return ReceivedFile(
-            part: "file", fileName: fileName ?? "file", declaredType: nil, url: written.url, size: written.size,
+            part: "file", fileName: ObjectKey.safeFileName(fileName ?? "file"), declaredType: nil, url: written.url,
+            size: written.size,
             sha256: written.sha256
         )
     }
 
-    /// Checks and stores a standalone upload; returns its URL and, for images, its thumbnail URL.
-    private func storeStandalone(
+    /// Checks and stores a standalone upload; returns the reply `respond` makes of its URL and,
+    /// for images, its thumbnail URL, recorded for `claim` as the upload becomes stored.
+    private func storeStandalone<Response: Codable & Sendable>(
         _ file: ReceivedFile?, user: String?, imageOnly: Bool, settings: AppSettings, variants: [ResizeRequest] = [],
-        request: AuthenticatedRequest
-    ) async throws -> (String, String?) {
+        claim: Idempotency.Claim?, request: AuthenticatedRequest, respond: (String, String?) -> Response
+    ) async throws -> Response {
         guard let file else { throw FeedsError.input("the part file is required", field: "file") }
         let owner = try request.principal.actingUser(requested: user, field: "user")
         let checked = try FileChecker.check(
@@ -121,7 +130,6 @@ extension FeedsAPIImplementation {
             [.init(checked: checked, kind: imageOnly ? .image : .file)], owner: owner, logger: request.logger
         )
         let keys = stored.map(\.record.key)
-        try await uploads.objects.markUploaded(keys, logger: request.logger)
         if !variants.isEmpty {
             do {
                 try await uploads.precompute(variants, of: keys[0], mimeType: checked.file.mimeType, temp: file.url)
@@ -130,8 +138,13 @@ extension FeedsAPIImplementation {
                 request.logger.warning("could not precompute upload_sizes", metadata: ["error": "\(error)"])
             }
         }
-        let url = uploads.url(for: keys[0])
-        return (url, checked.isImage ? uploads.thumbnailURL(url, mimeType: checked.file.mimeType) : nil)
+        let url = uploads.urls.url(for: keys[0])
+        let response = respond(url, checked.isImage ? uploads.urls.thumbnailURL(url, mimeType: checked.file.mimeType) : nil)
+        let recorded = try claim.map { claim in try Idempotency.recorded(response) }
+        try await uploads.objects.markStored(
+            keys, recording: claim.flatMap { claim in recorded.map { bytes in claim.record { (_: Void) in bytes } } },
+            logger: request.logger)
+        return response
     }
 
     /// One entry of `upload_sizes` as a resize, checked like the URL parameters it stands for.
@@ -160,12 +173,10 @@ extension FeedsAPIImplementation {
         guard request.principal == .server || (record.ownerID != nil && record.ownerID == request.principal.userID) else {
             throw FeedsError.notAllowed("only the owner or the server may delete this file")
         }
-        guard record.state != .deleted else { return }
-        do {
-            try await uploads.cdn.delete(key: key)
-        } catch {
-            throw UploadPipeline.refusal(error)
-        }
-        _ = try await uploads.objects.markDeleted(key, logger: request.logger)
+        try await uploads.delete(key, logger: request.logger)
     }
 }
+
+/// The most `upload_sizes` an image upload may ask for: each is a resize made inside the upload's
+/// request, and thumbnails need a few.
+let maxUploadSizes = 10

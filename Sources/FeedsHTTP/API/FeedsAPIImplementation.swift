@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsUploads
 import Logging
 
 /// The generated `APIProtocol`, implemented over an `ActivityStore`. Errors are thrown as
@@ -12,7 +13,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {
-        try Wire.activity(activity, urls: uploads)
+        try Wire.activity(activity, urls: uploads.urls)
     }
 
     /// The scope the middlewares set for this request, with its authenticated principal.

@@ -4,18 +4,35 @@ import Foundation
 import NIOCore
 
 /// Runs a creating request at most once per (caller, `Idempotency-Key`) within 24 hours: a retry
-/// with the same content gets the first response again; with other content, 422.
+/// with the same content gets the first response again; with other content, 422. The work records
+/// its reply in the transaction of its write (`Claim.record`), so a reply that was not sent still
+/// replays; a claim whose request died is taken over after `lease`.
 struct Idempotency: Sendable {
     let store: any IdempotencyStore
 
+    /// How long a claim holds its key while its request runs: longer than any request's work
+    /// (its dependencies' deadlines), short enough that a crashed request's key is soon free again.
+    static let lease: Duration = .seconds(120)
+
+    /// A key this request claimed, for its write to record the reply with.
+    struct Claim: Sendable {
+        let principal: String
+        let key: String
+
+        /// The record a store writes with the write, the reply made by `reply` from what it stored.
+        func record<Stored>(_ reply: @escaping @Sendable (Stored) throws -> [UInt8]) -> IdempotentRecord<Stored> {
+            IdempotentRecord(principal: principal, key: key, reply: reply)
+        }
+    }
+
     /// `work`'s response, or the one recorded for `key`. `content` is what makes two requests the
-    /// same; it is worked out only when there is a key.
+    /// same; it is worked out only when there is a key. `work` gets the claim (nil without a key).
     func run<Response: Codable & Sendable>(
         key: String?, request: AuthenticatedRequest, content: @autoclosure () throws -> [String],
-        _ work: () async throws -> Response
+        _ work: (Claim?) async throws -> Response
     ) async throws -> Response {
         try await run(
-            key: key, request: request, content: content, recording: { Array(try Self.encoder.encode($0)) },
+            key: key, request: request, content: content, recording: Self.recorded,
             replaying: { try Self.decoder.decode(Response.self, from: Data($0)) }, work)
     }
 
@@ -23,7 +40,7 @@ struct Idempotency: Sendable {
     /// replayed byte for byte.
     func run(
         key: String?, request: AuthenticatedRequest, content: @autoclosure () throws -> [String],
-        _ work: () async throws -> ByteBuffer
+        _ work: (Claim?) async throws -> ByteBuffer
     ) async throws -> ByteBuffer {
         try await run(
             key: key, request: request, content: content, recording: { Array($0.readableBytesView) },
@@ -33,15 +50,16 @@ struct Idempotency: Sendable {
     private func run<Response>(
         key: String?, request: AuthenticatedRequest, content: () throws -> [String],
         recording: (Response) throws -> [UInt8], replaying: ([UInt8]) throws -> Response,
-        _ work: () async throws -> Response
+        _ work: (Claim?) async throws -> Response
     ) async throws -> Response {
-        guard let key, !key.isEmpty else { return try await work() }
+        guard let key, !key.isEmpty else { return try await work(nil) }
         guard key.utf8.count <= 255 else {
             throw FeedsError.input("Idempotency-Key may be at most 255 characters", field: "Idempotency-Key")
         }
         let principal = request.principal.userID.map { "user:\($0)" } ?? "server"
         let hash = SHA256.hash(data: Data(try content().joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
-        switch try await store.claim(principal: principal, key: key, requestHash: hash, logger: request.logger) {
+        switch try await store.claim(principal: principal, key: key, requestHash: hash, lease: Self.lease, logger: request.logger)
+        {
         case .replay(_, let body):
             return try replaying(body)
         case .mismatch:
@@ -50,16 +68,28 @@ struct Idempotency: Sendable {
         case .inFlight:
             throw FeedsError.conflict("a request with this Idempotency-Key is still running", field: "Idempotency-Key")
         case .claimed:
+            let response: Response
             do {
-                let response = try await work()
-                try await store.complete(
-                    principal: principal, key: key, status: 201, body: try recording(response), logger: request.logger)
-                return response
+                response = try await work(Claim(principal: principal, key: key))
             } catch {
                 try? await store.release(principal: principal, key: key, logger: request.logger)
                 throw error
             }
+            // The write recorded its reply already; this records it only for work that had no
+            // transaction to do so. Failing here loses nothing: the write and its record stand.
+            do {
+                try await store.complete(
+                    principal: principal, key: key, status: 201, body: try recording(response), logger: request.logger)
+            } catch {
+                request.logger.warning("could not record an idempotent reply", metadata: ["error": "\(error)"])
+            }
+            return response
         }
+    }
+
+    /// A decoded response's bytes as recorded (and replayed).
+    static func recorded<Response: Encodable>(_ response: Response) throws -> [UInt8] {
+        Array(try encoder.encode(response))
     }
 
     /// Stable JSON of a request body, for `content`.

@@ -1,6 +1,7 @@
 import FeedsCDN
 import FeedsCore
 import FeedsMedia
+import FeedsUploads
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -72,6 +72,16 @@ final class HotObjects: Sendable {
         }
     }
 
+    /// Forgets an object and every resize of it: the object is gone.
+    func purge(_ key: String) {
+        state.withLock { state in
+            for (name, held) in state.entries where name == key || name.hasPrefix(key + "?") {
+                state.entries[name] = nil
+                state.used -= held.entry.bytes.readableBytes
+            }
+        }
+    }
+
     func forget(_ key: String) {
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) { state.used -= old.entry.bytes.readableBytes }

@@ -1,6 +1,7 @@
 import FeedsCDN
 import FeedsCore
 import FeedsMedia
+import FeedsUploads
 import Foundation
 import Hummingbird
 
@@ -30,7 +31,7 @@ struct S3RedirectRoutes {
         let raw = try CDNRoutes.verifiedKey(request, context: context, signer: cdn.signer)
         // The record, not the store, says whether the file exists: deleted is 404 here, as on disk.
         guard let key = ObjectKey(rawValue: raw), let record = try await objects.object(key, logger: context.logger),
-            record.state != .deleted
+            record.state != .deleted, record.state != .deleting
         else { throw FeedsError.notFound("no such file") }
         // A resize is made here, from a copy of the original fetched once, and served from this node.
         if let resize = try ResizeRequest(query: CDNRoutes.query(request)) {

@@ -1,4 +1,5 @@
 import FeedsCore
+import FeedsUploads
 import Logging
 import ServiceLifecycle
 

@@ -2,6 +2,7 @@ import FeedsAPI
 import FeedsCDN
 import FeedsCore
 import FeedsPostgres
+import FeedsUploads
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -19,13 +20,14 @@ let jsonBodyLimit = 1 << 20
 ///   - database: where PostgreSQL is.
 ///   - services: long-lived parts that must outlive the database client (the embedded cluster);
 ///     they start first and stop last.
-///   - cdn: where uploads go; nil is the local disk under the data directory.
+///   - wrapCDN: wraps the configured store for uploads and deletes (the tests make it fail);
+///     `/cdn/{key}` still reads the store itself.
 ///   - onServerRunning: called with the bound port once the server listens.
 public func buildApplication(
     _ configuration: FeedsConfiguration,
     database: PostgresClient.Configuration,
     services: [any Service] = [],
-    cdn: (any CDNClient)? = nil,
+    wrapCDN: (@Sendable (any CDNClient) -> any CDNClient)? = nil,
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
@@ -42,7 +44,12 @@ public func buildApplication(
     let routes = KnownRoutes()
     let settings = AppSettingsCache()
     let settingsStore = PostgresAppSettingsStore(client: client)
-    let uploads = try makeUploadPipeline(configuration, client: client, settings: settings, cdn: cdn, logger: logger)
+    let hot = HotObjects(budget: configuration.hotObjectBytes)
+    let idempotencyStore = PostgresIdempotencyStore(client: client)
+    let backend = try makeCDNBackend(configuration, logger: logger)
+    let uploads = try makeUploadPipeline(
+        configuration, client: client, settings: settings, cdn: wrapCDN.map { $0(backend.client) } ?? backend.client,
+        purge: { hot.purge($0.rawValue) }, logger: logger)
 
     // Compact JSON: responses are for programs, and pretty-printing costs time on every read.
     let openAPIConfiguration = Configuration(
@@ -58,10 +65,9 @@ public func buildApplication(
     // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
     router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
     OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
-    let hot = HotObjects(budget: configuration.hotObjectBytes)
-    registerCDNRoutes(uploads, hot: hot, on: router)
+    registerCDNRoutes(backend, uploads: uploads, hot: hot, on: router)
     let api = FeedsAPIImplementation(
-        store: store, uploads: uploads, idempotency: Idempotency(store: PostgresIdempotencyStore(client: client)),
+        store: store, uploads: uploads, idempotency: Idempotency(store: idempotencyStore),
         settingsStore: settingsStore
     )
     // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
@@ -78,7 +84,7 @@ public func buildApplication(
     creates.register(on: router, generated: transport.generated)
 
     let serverName = "feeds"
-    let local = uploads.cdn as? LocalDiskCDN
+    let local: LocalDiskCDN? = if case .localDisk(let cdn) = backend { cdn } else { nil }
     var app = Application(
         router: router,
         server: .http1(
@@ -90,7 +96,8 @@ public func buildApplication(
             AppSettingsListener(
                 client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger),
             SweepService(
-                sweeper: makeSweeper(configuration, uploads: uploads), interval: configuration.gcInterval, logger: logger),
+                sweeper: makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore),
+                interval: configuration.gcInterval, logger: logger),
         ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
@@ -105,25 +112,26 @@ public func buildApplication(
 /// The local CDN, the uploader and the object records, over the server's data directory.
 func makeUploadPipeline(
     _ configuration: FeedsConfiguration, client: PostgresClient, settings: AppSettingsCache = AppSettingsCache(),
-    cdn: (any CDNClient)? = nil, logger: Logger
+    cdn: (any CDNClient)? = nil, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }, logger: Logger
 ) throws -> UploadPipeline {
     try FileManager.default.createDirectory(at: configuration.tempDirectory, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: configuration.cdnDirectory, withIntermediateDirectories: true)
     let signer = try makeURLSigner(configuration)
-    let cdn = try cdn ?? makeCDN(configuration, logger: logger)
+    let cdn = try cdn ?? makeCDNBackend(configuration, logger: logger).client
     return UploadPipeline(
         objects: PostgresObjectStore(client: client),
         uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
         cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory, settings: settings,
-        variants: try ImageVariants(directory: configuration.variantDirectory, budget: configuration.variantCacheBytes)
+        variants: try ImageVariants(directory: configuration.variantDirectory, budget: configuration.variantCacheBytes),
+        purge: purge
     )
 }
 
 /// The configured store: S3 when `configuration.s3` is set, else the local disk.
-public func makeCDN(_ configuration: FeedsConfiguration, logger: Logger) throws -> any CDNClient {
+public func makeCDNBackend(_ configuration: FeedsConfiguration, logger: Logger) throws -> CDNBackend {
     let signer = try makeURLSigner(configuration)
-    if let s3 = configuration.s3 { return S3CDN(configuration: s3, signer: signer, logger: logger) }
-    return LocalDiskCDN(root: configuration.cdnDirectory, signer: signer, logger: logger)
+    if let s3 = configuration.s3 { return .s3(S3CDN(configuration: s3, signer: signer, logger: logger)) }
+    return .localDisk(LocalDiskCDN(root: configuration.cdnDirectory, signer: signer, logger: logger))
 }
 
 /// Signs the `/cdn/{key}` URLs handed to clients, whichever store holds the bytes.
@@ -135,20 +143,22 @@ func makeURLSigner(_ configuration: FeedsConfiguration) throws -> URLSigner {
 }
 
 /// `/cdn/{key}`: served from disk, or redirected to the store.
-func registerCDNRoutes<Context: RequestContext>(_ uploads: UploadPipeline, hot: HotObjects, on router: Router<Context>) {
-    if let local = uploads.cdn as? LocalDiskCDN {
-        CDNRoutes(cdn: local, variants: uploads.variants, hot: hot).register(on: router)
-    }
-    if let s3 = uploads.cdn as? S3CDN {
-        S3RedirectRoutes(cdn: s3, objects: uploads.objects, variants: uploads.variants).register(on: router)
+func registerCDNRoutes<Context: RequestContext>(
+    _ backend: CDNBackend, uploads: UploadPipeline, hot: HotObjects, on router: Router<Context>
+) {
+    switch backend {
+    case .localDisk(let cdn): CDNRoutes(cdn: cdn, variants: uploads.variants, hot: hot).register(on: router)
+    case .s3(let cdn): S3RedirectRoutes(cdn: cdn, objects: uploads.objects, variants: uploads.variants).register(on: router)
     }
 }
 
 /// The sweeper of abandoned uploads, for the server's loop and `feeds gc`.
-func makeSweeper(_ configuration: FeedsConfiguration, uploads: UploadPipeline) -> ObjectSweeper {
+func makeSweeper(
+    _ configuration: FeedsConfiguration, uploads: UploadPipeline, idempotency: any IdempotencyStore
+) -> ObjectSweeper {
     ObjectSweeper(
         objects: uploads.objects, cdn: uploads.cdn, tempDirectory: configuration.tempDirectory,
-        unattachedTTL: configuration.unattachedTTL
+        unattachedTTL: configuration.unattachedTTL, idempotency: idempotency, purge: uploads.purge
     )
 }
 
@@ -169,7 +179,7 @@ func bodyLimit(_ uploads: UploadPipeline) -> @Sendable (HTTPRequest) -> Int64 {
 }
 
 /// One sweep, for `feeds gc`: the same sweeper the server runs periodically.
-public func sweepOnce(
+package func sweepOnce(
     _ configuration: FeedsConfiguration, database: PostgresClient.Configuration, logger: Logger
 ) async throws -> ObjectSweeper.Report {
     let client = PostgresClient(configuration: database, backgroundLogger: logger)
@@ -177,6 +187,7 @@ public func sweepOnce(
         group.addTask { await client.run() }
         defer { group.cancelAll() }
         let uploads = try makeUploadPipeline(configuration, client: client, logger: logger)
-        return try await makeSweeper(configuration, uploads: uploads).sweep(logger: logger)
+        return try await makeSweeper(configuration, uploads: uploads, idempotency: PostgresIdempotencyStore(client: client))
+            .sweep(logger: logger)
     }
 }

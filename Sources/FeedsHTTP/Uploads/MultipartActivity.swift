@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsUploads
 import Foundation
 import OpenAPIRuntime
 
@@ -36,7 +37,8 @@ struct MultipartActivity {
                 let written = try await TempFileWriter.write(await PartBytes(of: part.body), to: directory, limit: limit)
                 tempFiles.track(written.url)
                 files[name] = ReceivedFile(
-                    part: name, fileName: fileName ?? name, declaredType: part.headerFields[.contentType], url: written.url,
+                    part: name, fileName: ObjectKey.safeFileName(fileName ?? name), declaredType: part.headerFields[.contentType],
+                    url: written.url,
                     size: written.size, sha256: written.sha256
                 )
             }

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsUploads
 
 /// The reference's response types, written field for field by `JSONWriter`: the same names, the
 /// same fields left out when absent. `JSONWriterTests` holds each to what `JSONEncoder` makes of
@@ -7,11 +8,11 @@ import FeedsCore
 extension JSONWriter {
     /// `users` holds the JSON of users already written in this response, by id: a feed page is
     /// mostly one user's activities, and their user is the same row each time.
-    mutating func activity(_ activity: Activity, urls: UploadPipeline, users: inout [String: [UInt8]]) {
+    mutating func activity(_ activity: Activity, urls: AttachmentURLs, users: inout [String: [UInt8]]) {
         typealias Response = Components.Schemas.ActivityResponse
         object { json in
             json.key("attachments")
-            json.array(activity.attachments) { $0.attachment(AttachmentURLs.resolve($1, with: urls)) }
+            json.array(activity.attachments) { $0.attachment(urls.wire($1)) }
             json.field("bookmark_count", 0)
             json.emptyObject("collections")
             json.field("comment_count", 0)
@@ -115,7 +116,7 @@ extension JSONWriter {
     }
 
     /// A page's activities and its cursors, the part every page response shares.
-    mutating func page(_ page: ActivityPage, urls: UploadPipeline) {
+    mutating func page(_ page: ActivityPage, urls: AttachmentURLs) {
         key("activities")
         var users: [String: [UInt8]] = [:]
         array(page.activities) { $0.activity($1, urls: urls, users: &users) }

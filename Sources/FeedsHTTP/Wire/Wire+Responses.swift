@@ -1,13 +1,14 @@
 import FeedsAPI
 import FeedsCore
+import FeedsUploads
 import Foundation
 
 /// Domain values as the wire's response types, with every field the reference requires.
 enum Wire {
     /// An activity as the wire shows it, with fresh signed URLs for its uploaded attachments.
-    static func activity(_ activity: Activity, urls: UploadPipeline) throws -> Components.Schemas.ActivityResponse {
+    static func activity(_ activity: Activity, urls: AttachmentURLs) throws -> Components.Schemas.ActivityResponse {
         Components.Schemas.ActivityResponse(
-            attachments: try activity.attachments.map { try recode(AttachmentURLs.resolve($0, with: urls)) },
+            attachments: try activity.attachments.map { try recode(urls.wire($0)) },
             bookmarkCount: 0,
             collections: .init(),
             commentCount: 0,

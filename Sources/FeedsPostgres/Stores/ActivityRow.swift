@@ -4,18 +4,16 @@ import PostgresNIO
 
 /// The columns every activity read selects, and how a row becomes an `Activity`.
 enum ActivityRow {
-    /// `a` is the activity, `u` its user. Attachments of deleted objects are left out; those of live
-    /// objects carry their key for signing. The last column is the exact microsecond timestamp for cursors.
+    /// `a` is the activity, `u` its user. Attachments of deleted objects are left out; each comes
+    /// as `{"p": payload, "k": object key or null}`. The last column is the exact microsecond
+    /// timestamp for cursors.
     static let columns = """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
         a.created_at, a.updated_at, a.edited_at, a.deleted_at,
         COALESCE((
-            SELECT json_agg(
-                CASE WHEN t.object_key IS NULL THEN t.payload
-                     ELSE t.payload || jsonb_build_object('\(AttachmentPayload.objectKeyField)', t.object_key) END
-                ORDER BY t.position)
+            SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
             FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
-            WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state <> 'deleted')
+            WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
         ), '[]')::text,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
         (extract(epoch FROM a.created_at) * 1000000)::bigint
@@ -35,7 +33,13 @@ enum ActivityRow {
         let custom = try JSONText.object(try columns.next())
         let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
         let editedAt: Date? = try columns.next(), deletedAt: Date? = try columns.next()
-        let attachments = try JSONText.objects(try columns.next())
+        let attachments = try JSONText.objects(try columns.next()).map { stored -> StoredAttachment in
+            guard case .object(let payload) = stored["p"] else {
+                throw FeedsError(.internal, "an attachment row without payload")
+            }
+            guard case .string(let key) = stored["k"] else { return StoredAttachment(payload: payload) }
+            return StoredAttachment(payload: payload, objectKey: ObjectKey(rawValue: key))
+        }
         let user = try UserRow.user(&columns)
         let activity = Activity(
             id: id, type: type, user: user, text: text, feeds: feeds, visibility: Visibility(rawValue: visibility) ?? .public,

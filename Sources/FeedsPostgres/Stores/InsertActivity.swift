@@ -77,8 +77,8 @@ struct InsertActivity: PostgresPreparedStatement {
     }
 }
 
-/// Attachments as the parallel arrays an `unnest` inserts: those holding one of our objects move
-/// its key from the payload to its column. (Arrays of text cannot hold Swift optionals: "" is none.)
+/// Attachments as the parallel arrays an `unnest` inserts, the object key in its own column.
+/// (Arrays of text cannot hold Swift optionals: "" is none.)
 struct AttachmentColumns {
     var types: [String] = []
     var payloads: [String] = []
@@ -86,14 +86,11 @@ struct AttachmentColumns {
     /// The keys of the objects linked.
     var linked: [String] { keys.filter { !$0.isEmpty } }
 
-    init(_ attachments: [JSONObject]) {
+    init(_ attachments: [StoredAttachment]) {
         for attachment in attachments {
-            var payload = attachment
-            let key = AttachmentPayload.objectKey(in: payload)
-            payload[AttachmentPayload.objectKeyField] = nil
-            if case .string(let type) = payload["type"] { types.append(type) } else { types.append("") }
-            payloads.append(JSONText.encode(payload))
-            keys.append(key?.rawValue ?? "")
+            types.append(attachment.type ?? "")
+            payloads.append(JSONText.encode(attachment.payload))
+            keys.append(attachment.objectKey?.rawValue ?? "")
         }
     }
 }

@@ -17,29 +17,53 @@ public struct PostgresActivityStore: ActivityStore {
 
     /// One prepared statement (`InsertActivity`) writes the activity and all that goes with it and
     /// returns what the response needs: no transaction, no read-back, no planning, so a create is
-    /// one round trip. Only attachments that link uploads add a transaction, to mark them attached
-    /// and to refuse any deleted meanwhile.
-    public func addActivity(_ draft: ActivityDraft, logger: Logger) async throws -> Activity {
+    /// one round trip. Attachments that link uploads add a transaction, to mark them attached and
+    /// to refuse any claimed for deletion meanwhile; so does an idempotent create, whose reply is
+    /// recorded by the same transaction.
+    public func addActivity(
+        _ draft: ActivityDraft, recording: IdempotentRecord<Activity>? = nil, logger: Logger
+    ) async throws -> Activity {
         let insert = InsertActivity(draft)
-        let stored: InsertActivity.Row
         do {
-            if insert.attachments.linked.isEmpty {
-                stored = try await Self.only(client.execute(insert, logger: logger))
-            } else {
-                stored = try await client.transaction(logger: logger) { connection in
-                    let stored = try await Self.only(connection.execute(insert, logger: logger))
-                    try await Self.attach(insert.attachments.linked, on: connection, logger: logger)
-                    return stored
+            if insert.attachments.linked.isEmpty, recording == nil {
+                let stored = try await Self.only(client.execute(insert, logger: logger))
+                return Self.activity(draft, stored, user: try await author(of: draft, stored, on: nil, logger: logger))
+            }
+            return try await client.transaction(logger: logger) { connection in
+                let stored = try await Self.only(connection.execute(insert, logger: logger))
+                try await Self.attach(insert.attachments.linked, on: connection, logger: logger)
+                let activity = Self.activity(
+                    draft, stored, user: try await author(of: draft, stored, on: connection, logger: logger))
+                if let recording {
+                    try await PostgresIdempotencyStore.record(recording, of: activity, on: connection, logger: logger)
                 }
+                return activity
             }
         } catch let error as PSQLError where error.isUniqueViolation(of: "activities_pkey") {
             throw FeedsError.conflict("an activity with id \(draft.id) exists already", field: "id")
         }
-        var user = stored.user
-        // Nil when a concurrent request created the user after the statement's snapshot was taken.
-        if user == nil { user = try await storedUser(draft.userID, logger: logger) }
+    }
+
+    /// The activity's user as the insert returned it, or read again when a concurrent request
+    /// created the user after the statement's snapshot was taken (the insert then returns none).
+    private func author(
+        of draft: ActivityDraft, _ stored: InsertActivity.Row, on connection: PostgresConnection?, logger: Logger
+    ) async throws -> User {
+        if let user = stored.user { return user }
+        let user: User?
+        if let connection {
+            let rows = try await connection.query(
+                "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = \(draft.userID)", logger: logger)
+            user = try await UserRow.users(rows).first
+        } else {
+            user = try await storedUser(draft.userID, logger: logger)
+        }
         guard let user else { throw FeedsError(.internal, "the activity's user vanished after it was stored") }
-        return Activity(
+        return user
+    }
+
+    private static func activity(_ draft: ActivityDraft, _ stored: InsertActivity.Row, user: User) -> Activity {
+        Activity(
             id: draft.id, type: draft.type, user: user, text: draft.text, feeds: draft.feeds.map(\.description),
             visibility: draft.visibility, visibilityTag: draft.visibilityTag, restrictReplies: draft.restrictReplies,
             custom: draft.custom, attachments: draft.attachments, createdAt: stored.created, updatedAt: stored.updated,
@@ -97,8 +121,11 @@ public struct PostgresActivityStore: ActivityStore {
                 try await Self.ensureFeeds(draft.feeds, creatorID: draft.userID, on: connection, logger: logger)
             }
             if draft.attachments != current.attachments {
+                let held = current.attachments.compactMap(\.objectKey?.rawValue)
+                try await Self.lockObjects(held, on: connection, logger: logger)
                 try await connection.query("DELETE FROM attachments WHERE activity_id = \(id)", logger: logger)
                 try await Self.insertAttachments(draft.attachments, activityID: id, on: connection, logger: logger)
+                try await Self.release(held, on: connection, logger: logger)
             }
         }
         guard let activity = try await activity(id: id, viewer: .server, logger: logger) else {
@@ -125,7 +152,16 @@ public struct PostgresActivityStore: ActivityStore {
                 found.append(id)
             }
             if hard {
+                var held: [String] = []
+                for try await key in try await connection.query(
+                    "SELECT object_key FROM attachments WHERE activity_id = ANY(\(found)) AND object_key IS NOT NULL",
+                    logger: logger
+                ).decode(String.self) {
+                    held.append(key)
+                }
+                try await Self.lockObjects(held, on: connection, logger: logger)
                 try await connection.query("DELETE FROM activities WHERE id = ANY(\(found))", logger: logger)
+                try await Self.release(held, on: connection, logger: logger)
             } else {
                 try await connection.query(
                     "UPDATE activities SET deleted_at = now(), updated_at = now() WHERE id = ANY(\(found))", logger: logger
@@ -156,7 +192,7 @@ public struct PostgresActivityStore: ActivityStore {
 
     /// Inserts attachments in order, and links the uploads among them.
     static func insertAttachments(
-        _ attachments: [JSONObject], activityID: String, on connection: PostgresConnection, logger: Logger
+        _ attachments: [StoredAttachment], activityID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !attachments.isEmpty else { return }
         let columns = AttachmentColumns(attachments)
@@ -171,13 +207,14 @@ public struct PostgresActivityStore: ActivityStore {
         try await attach(columns.linked, on: connection, logger: logger)
     }
 
-    /// Flips linked objects to attached; an object deleted meanwhile refuses the write.
+    /// Flips linked objects to attached; an object claimed for deletion meanwhile (by the sweeper
+    /// or its owner) refuses the write.
     static func attach(_ linked: [String], on connection: PostgresConnection, logger: Logger) async throws {
         guard !linked.isEmpty else { return }
         let rows = try await connection.query(
             """
             UPDATE cdn_objects SET state = 'attached', updated_at = now()
-            WHERE key = ANY(\(linked)) AND state <> 'deleted' RETURNING key
+            WHERE key = ANY(\(linked)) AND state IN ('reserved', 'stored', 'attached', 'released') RETURNING key
             """,
             logger: logger
         )
@@ -186,5 +223,28 @@ public struct PostgresActivityStore: ActivityStore {
         if let missing = linked.first(where: { !attached.contains($0) }) {
             throw FeedsError.input("attachment object \(missing) does not exist or was deleted", field: "attachments")
         }
+    }
+
+    /// Locks the records of objects an activity holds before its attachments go, so that two
+    /// writes dropping the last two holders of one object run one after the other, and the second
+    /// sees the first's commit when it checks whether anything still holds it.
+    static func lockObjects(_ keys: [String], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !keys.isEmpty else { return }
+        let rows = try await connection.query(
+            "SELECT key FROM cdn_objects WHERE key = ANY(\(keys)) ORDER BY key FOR UPDATE", logger: logger)
+        for try await _ in rows {}
+    }
+
+    /// Objects among `keys` that no attachment holds any more are released, for gc to delete.
+    static func release(_ keys: [String], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !keys.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE cdn_objects o SET state = 'released', updated_at = now()
+            WHERE o.key = ANY(\(keys)) AND o.state = 'attached'
+              AND NOT EXISTS (SELECT 1 FROM attachments t WHERE t.object_key = o.key)
+            """,
+            logger: logger
+        )
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// `ObjectStore` on PostgreSQL: the `cdn_objects` table.
+/// `ObjectStore` on PostgreSQL: the `cdn_objects` table. Every change of state is one conditional
+/// UPDATE, so two nodes (or a sweep and a request) can never both move the same object.
 public struct PostgresObjectStore: ObjectStore {
     let client: PostgresClient
 
@@ -13,71 +14,103 @@ public struct PostgresObjectStore: ObjectStore {
 
     public func reserve(_ objects: [ObjectRecord], logger: Logger) async throws {
         guard !objects.isEmpty else { return }
-        try await client.transaction(logger: logger) { connection in
-            for object in objects {
-                try await connection.query(
-                    """
-                    INSERT INTO cdn_objects (key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state)
-                    VALUES (\(object.key.rawValue), \(object.kind.rawValue), \(object.ownerID), \(object.fileName),
-                            \(object.mimeType), \(object.size), \(object.sha256), \(object.width), \(object.height), 'pending')
-                    """,
-                    logger: logger
-                )
-            }
-        }
-    }
-
-    public func markUploaded(_ keys: [ObjectKey], logger: Logger) async throws {
         try await client.query(
             """
-            UPDATE cdn_objects SET state = 'uploaded', updated_at = now()
-            WHERE key = ANY(\(keys.map(\.rawValue))) AND state = 'pending'
+            INSERT INTO cdn_objects (key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state)
+            SELECT k, kind, NULLIF(o, ''), f, m, s, h, NULLIF(w, -1), NULLIF(ht, -1), 'reserved'
+            FROM unnest(\(objects.map(\.key.rawValue))::text[], \(objects.map(\.kind.rawValue))::text[],
+                        \(objects.map { $0.ownerID ?? "" })::text[], \(objects.map(\.fileName))::text[],
+                        \(objects.map(\.mimeType))::text[], \(objects.map(\.size))::bigint[], \(objects.map(\.sha256))::text[],
+                        \(objects.map { $0.width ?? -1 })::integer[], \(objects.map { $0.height ?? -1 })::integer[])
+                AS x(k, kind, o, f, m, s, h, w, ht)
             """,
             logger: logger
         )
+    }
+
+    public func markStored(_ keys: [ObjectKey], recording: IdempotentRecord<Void>? = nil, logger: Logger) async throws {
+        try await client.transaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                UPDATE cdn_objects SET state = 'stored', updated_at = now()
+                WHERE key = ANY(\(keys.map(\.rawValue))) AND state = 'reserved'
+                """,
+                logger: logger
+            )
+            if let recording { try await PostgresIdempotencyStore.record(recording, of: (), on: connection, logger: logger) }
+        }
     }
 
     public func forget(_ keys: [ObjectKey], logger: Logger) async throws {
         try await client.query(
-            "DELETE FROM cdn_objects WHERE key = ANY(\(keys.map(\.rawValue))) AND state IN ('pending', 'uploaded')",
+            "DELETE FROM cdn_objects WHERE key = ANY(\(keys.map(\.rawValue))) AND state IN ('reserved', 'deleting')",
             logger: logger
         )
     }
 
-    public func object(_ key: ObjectKey, logger: Logger) async throws -> ObjectRecord? {
+    public func objects(_ keys: [ObjectKey], logger: Logger) async throws -> [ObjectKey: ObjectRecord] {
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.columns) FROM cdn_objects WHERE key = \(key.rawValue)", logger: logger
+            "SELECT \(unescaped: Self.columns) FROM cdn_objects WHERE key = ANY(\(keys.map(\.rawValue)))", logger: logger
         )
-        for try await row in rows { return try Self.decode(row) }
-        return nil
+        var found: [ObjectKey: ObjectRecord] = [:]
+        for try await row in rows {
+            if let record = try Self.decode(row) { found[record.key] = record }
+        }
+        return found
     }
 
-    public func markDeleted(_ key: ObjectKey, logger: Logger) async throws -> ObjectRecord? {
-        // The row as it was: a CTE reads the old state before the update replaces it.
+    public func claimForDeletion(_ keys: [ObjectKey], logger: Logger) async throws -> [ObjectRecord] {
+        // The rows as they were: a CTE reads the old state of the rows the update takes.
         let rows = try await client.query(
             """
-            WITH old AS (SELECT \(unescaped: Self.columns) FROM cdn_objects WHERE key = \(key.rawValue) FOR UPDATE),
-                 done AS (UPDATE cdn_objects SET state = 'deleted', updated_at = now() WHERE key = \(key.rawValue))
+            WITH old AS (
+                SELECT \(unescaped: Self.columns) FROM cdn_objects
+                WHERE key = ANY(\(keys.map(\.rawValue))) AND state <> 'deleted' FOR UPDATE
+            ), claimed AS (
+                UPDATE cdn_objects c SET state = 'deleting', updated_at = now() FROM old WHERE c.key = old.key
+            )
             SELECT * FROM old
             """,
             logger: logger
         )
-        for try await row in rows { return try Self.decode(row) }
-        return nil
+        var records: [ObjectRecord] = []
+        for try await row in rows {
+            if let record = try Self.decode(row) { records.append(record) }
+        }
+        return records
     }
 
-    public func sweepCandidates(
-        pendingTTL: Duration, unattachedTTL: Duration?, limit: Int, logger: Logger
+    public func markDeleted(_ keys: [ObjectKey], logger: Logger) async throws {
+        try await client.query(
+            """
+            UPDATE cdn_objects SET state = 'deleted', updated_at = now()
+            WHERE key = ANY(\(keys.map(\.rawValue))) AND state = 'deleting'
+            """,
+            logger: logger
+        )
+    }
+
+    public func claimSweepable(
+        pendingTTL: Duration, unattachedTTL: Duration?, releasedTTL: Duration, retryAfter: Duration, limit: Int,
+        logger: Logger
     ) async throws -> [ObjectKey] {
-        let pendingSeconds = Double(pendingTTL.components.seconds)
-        let unattachedSeconds = unattachedTTL.map { Double($0.components.seconds) }
+        // Rows are locked as they are picked (SKIP LOCKED), and PostgreSQL checks the condition
+        // again on the locked row: an attach that committed meanwhile keeps its object.
         let rows = try await client.query(
             """
-            SELECT key FROM cdn_objects
-            WHERE (state = 'pending' AND updated_at < now() - \(pendingSeconds) * interval '1 second')
-               OR (state = 'uploaded' AND \(unattachedSeconds) IS NOT NULL
-                   AND updated_at < now() - \(unattachedSeconds) * interval '1 second')
-            ORDER BY updated_at LIMIT \(limit)
+            UPDATE cdn_objects SET state = 'deleting', updated_at = now(),
+                delete_attempts = delete_attempts + (CASE WHEN state = 'deleting' THEN 1 ELSE 0 END)
+            WHERE key IN (
+                SELECT key FROM cdn_objects
+                WHERE (state = 'reserved' AND updated_at < now() - \(Self.seconds(pendingTTL)) * interval '1 second')
+                   OR (state = 'stored' AND \(unattachedTTL.map(Self.seconds))::float8 IS NOT NULL
+                       AND updated_at < now() - \(unattachedTTL.map(Self.seconds))::float8 * interval '1 second')
+                   OR (state = 'released' AND updated_at < now() - \(Self.seconds(releasedTTL)) * interval '1 second')
+                   OR (state = 'deleting' AND updated_at < now() - \(Self.seconds(retryAfter)) * interval '1 second')
+                ORDER BY updated_at LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED
+            )
+            RETURNING key
             """,
             logger: logger
         )
@@ -113,6 +146,10 @@ public struct PostgresObjectStore: ObjectStore {
     static let sweepLockKey: Int64 = 0x6665_6564_735f_6763  // "feeds_gc"
 
     static let columns = "key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state"
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 
     static func decode(_ row: PostgresRow) throws -> ObjectRecord? {
         let c = try row.decode((String, String, String?, String, String, Int64, String, Int?, Int?, String).self)

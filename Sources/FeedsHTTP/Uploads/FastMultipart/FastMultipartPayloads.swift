@@ -1,4 +1,5 @@
 import FeedsAPI
+import FeedsCore
 @_spi(Generated) import OpenAPIRuntime
 
 // The decoding closures of the generated `Server.swift` for the three multipart operations, part
@@ -61,9 +62,33 @@ private struct PartDecoder {
         return try converter.getRequiredRequestBodyAsBinary(HTTPBody.self, from: part.body, transforming: { $0 })
     }
 
-    /// A JSON part, decoded.
+    /// A JSON part, decoded; over `jsonPartLimit` bytes it is a 413 before it is decoded.
     func json<T: Decodable & Sendable>() async throws -> T {
         try converter.verifyContentTypeIfPresent(in: part.headerFields, matches: "application/json")
-        return try await converter.getRequiredRequestBodyAsJSON(T.self, from: part.body, transforming: { $0 })
+        let bytes = try await Self.collect(part.body, name: try name() ?? "part")
+        return try await converter.getRequiredRequestBodyAsJSON(T.self, from: HTTPBody(bytes), transforming: { $0 })
+    }
+
+    /// The most bytes a JSON part (`activity`, `user`, `upload_sizes`) may have: whole activities
+    /// are far smaller, and each is held in memory while it is decoded.
+    static let jsonPartLimit = 1 << 20
+
+    /// A small part's bytes, refused with 413 past `jsonPartLimit`.
+    static func collect(_ body: HTTPBody, name: String) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for try await chunk in body {
+            guard bytes.count + chunk.count <= jsonPartLimit else {
+                throw FeedsError(.payloadTooLarge, "the part \(name) is over \(jsonPartLimit) bytes", field: name)
+            }
+            bytes += chunk
+        }
+        return bytes
+    }
+}
+
+extension HTTPBody {
+    /// A small JSON part's bytes (`upload_sizes`, read by its handler), capped like every JSON part.
+    func collectingJSONPart(named name: String) async throws -> [UInt8] {
+        try await PartDecoder.collect(self, name: name)
     }
 }

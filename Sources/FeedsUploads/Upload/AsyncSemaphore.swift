@@ -1,3 +1,4 @@
+import FeedsCore
 import Synchronization
 
 /// A counting semaphore for tasks: `acquire` suspends until a permit is free, in arrival order,

@@ -1,13 +1,13 @@
 import FeedsCore
 
 /// How many bytes a file may have, and the rule that says so (for the 413's message).
-struct SizeLimit: Sendable {
-    var bytes: Int64
+package struct SizeLimit: Sendable {
+    package var bytes: Int64
     /// `file_upload_config.size_limit`, or the file store's own limit.
-    var rule: String
+    package var rule: String
 
     /// The stricter of a rule set's limit and the file store's.
-    init(_ rules: UploadRules, named name: String, storageLimit: Int64) {
+    package init(_ rules: UploadRules, named name: String, storageLimit: Int64) {
         if rules.effectiveSizeLimit <= storageLimit {
             self.bytes = rules.effectiveSizeLimit
             self.rule = "\(name).size_limit"

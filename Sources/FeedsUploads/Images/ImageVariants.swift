@@ -6,22 +6,19 @@ import Foundation
 /// Resized images on request (`?w=&h=&resize=&crop=` on any image URL we serve): made with
 /// libvips off the async pool, a few at a time, and kept in a disk cache. An S3 object is fetched
 /// into the same cache once, then resized from there.
-struct ImageVariants: Sendable {
-    let cache: VariantCache
+package struct ImageVariants: Sendable {
+    package let cache: VariantCache
     /// Resizes at once: each holds a decoded region of its source, so this bounds the memory.
     let resizes: AsyncSemaphore
 
-    /// The longest side of `thumb_url`'s variant.
-    static let thumbnailSide = 512
-
-    init(directory: URL, budget: Int64, concurrency: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) throws {
+    package init(directory: URL, budget: Int64, concurrency: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) throws {
         cache = try VariantCache(directory: directory, budget: budget)
         resizes = AsyncSemaphore(permits: concurrency)
     }
 
     /// The variant of `key` (a `mimeType` object) that `request` asks for. `source` gives the
     /// path of the original: the object itself on local disk, or a fetched copy.
-    func variant(
+    package func variant(
         of key: ObjectKey, mimeType: String, request: ResizeRequest, source: @escaping @Sendable () async throws -> String
     ) async throws -> (VariantCache.Entry, VariantCache.Outcome) {
         guard ImageResizer.outputType(for: mimeType) != nil else {
@@ -43,8 +40,13 @@ struct ImageVariants: Sendable {
         return try await cache.file(name, make: make)
     }
 
-    /// A local copy of an S3 object, fetched once and kept in the cache like a variant.
-    func original(of key: ObjectKey, from store: S3CDN) async throws -> String {
+    /// Drops every variant of `key` (and a fetched copy of it): its object is gone.
+    package func purge(_ key: ObjectKey) async {
+        await cache.forget(prefix: "\(key.rawValue)#")
+    }
+
+    /// A local copy of a remote store's object, fetched once and kept in the cache like a variant.
+    package func original(of key: ObjectKey, from store: any CDNClient) async throws -> String {
         try await cache.file("\(key.rawValue)#original") { path in
             try await store.download(key, to: path)
             return "application/octet-stream"

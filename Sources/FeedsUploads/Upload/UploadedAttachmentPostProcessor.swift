@@ -1,3 +1,5 @@
+import FeedsCore
+
 /// An attachment whose bytes are in the CDN: what the uploader returns for each item, and what a
 /// post-processor sees.
 public struct UploadedAttachment: Sendable, Hashable {

@@ -1,7 +1,8 @@
+import FeedsCore
 import Foundation
 import Testing
 
-@testable import FeedsCore
+@testable import FeedsUploads
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(attempts: 5, baseDelay: .milliseconds(100), maxDelay: .milliseconds(300))

@@ -1,8 +1,9 @@
+import FeedsCore
 import Foundation
 import Logging
 import Testing
 
-@testable import FeedsCore
+@testable import FeedsUploads
 
 @Suite struct AttachmentUploaderFailureTests {
     let logger = Logger(label: "AttachmentUploaderFailureTests")

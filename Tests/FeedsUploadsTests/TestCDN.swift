@@ -1,7 +1,8 @@
+import FeedsCore
 import Foundation
 import Synchronization
 
-@testable import FeedsCore
+@testable import FeedsUploads
 
 /// A CDN in memory that records what the uploader does to it: uploads in flight (and their peak),
 /// attempts per key, stored and deleted keys; and misbehaves on request.
@@ -66,6 +67,12 @@ final class TestCDN: CDNClient {
             state.deleted.append(key)
             state.stored.remove(key)
         }
+    }
+
+    func localPath(for key: ObjectKey) -> String? { nil }
+
+    func download(_ key: ObjectKey, to path: String) async throws {
+        throw CDNError(transient: false, "the test store keeps no bytes")
     }
 
     func readURL(for key: ObjectKey, expiresAt: Date) -> URL {

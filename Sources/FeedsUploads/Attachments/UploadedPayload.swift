@@ -1,17 +1,14 @@
-import FeedsAPI
 import FeedsCore
 
-/// The attachment payload kept for an uploaded file (URLs are added on every read).
-enum UploadedPayload {
-    static func make(
-        for checked: FileChecker.Checked, type: String, title: String?, custom: Components.Schemas.AttachmentUpload.CustomPayload?
-    ) throws -> JSONObject {
+/// The attachment payload kept for a file uploaded with its activity (URLs are added on every read).
+package enum UploadedPayload {
+    package static func make(for checked: FileChecker.Checked, type: String, title: String?, custom: JSONObject?) -> JSONObject {
         var payload: JSONObject = [
             "type": .string(type),
             "title": .string(title ?? checked.file.fileName),
             "mime_type": .string(checked.file.mimeType),
             "file_size": .number(Double(checked.file.size)),
-            "custom": .object(try custom.map { try recode($0) } ?? [:]),
+            "custom": .object(custom ?? [:]),
         ]
         if let width = checked.width, let height = checked.height {
             payload["original_width"] = .number(Double(width))

@@ -8,7 +8,7 @@ import NIOCore
 
 /// Streams one file part to a temp file, hashing and counting as it goes, so that no file is
 /// ever held in memory and the size limit stops it the moment it is crossed.
-struct TempFileWriter: ~Copyable {
+package struct TempFileWriter: ~Copyable {
     let url: URL
     private let descriptor: Int32
     private let hasher = BackgroundHasher()
@@ -19,7 +19,7 @@ struct TempFileWriter: ~Copyable {
 
     /// The store flushes every file to the device before the upload is acknowledged. Starting the
     /// writeback every few megabytes while the upload streams leaves that flush little to wait
-    /// for: it waited 55–65 ms for 100 MB at the end, a quarter of the upload.
+    /// for at the end.
     static let writebackStep: Int64 = 8 << 20
 
     init(in directory: URL) throws {
@@ -85,7 +85,7 @@ struct TempFileWriter: ~Copyable {
 extension TempFileWriter {
     /// Writes a whole part body to a new temp file and returns its size and hash; the file is
     /// removed when anything goes wrong.
-    static func write<Chunks: AsyncSequence>(_ chunks: Chunks, to directory: URL, limit: SizeLimit) async throws -> (
+    package static func write<Chunks: AsyncSequence>(_ chunks: Chunks, to directory: URL, limit: SizeLimit) async throws -> (
         url: URL, size: Int64, sha256: String
     ) where Chunks.Element == ByteBuffer {
         var writer = try TempFileWriter(in: directory)

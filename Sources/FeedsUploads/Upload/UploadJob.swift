@@ -1,3 +1,4 @@
+import FeedsCore
 import Logging
 
 /// What one batch needs to upload one item: the CDN, the global slots, the retry policy and the

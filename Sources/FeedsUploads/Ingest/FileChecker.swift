@@ -4,18 +4,18 @@ import Foundation
 
 /// The Check and Describe steps: the type comes from the bytes, never from the client, an
 /// image's size from its header, and the app's upload rules decide what is accepted.
-enum FileChecker {
+package enum FileChecker {
     /// A received file, checked and described.
-    struct Checked {
-        var file: LocalFile
-        var width: Int?
-        var height: Int?
-        var isImage: Bool { ImageTypes.allowed.contains(file.mimeType) }
+    package struct Checked {
+        package var file: LocalFile
+        package var width: Int?
+        package var height: Int?
+        package var isImage: Bool { ImageTypes.allowed.contains(file.mimeType) }
     }
 
     /// Sniffs and checks one received file under the settings the request started with.
     /// `imageOnly` for the image endpoint and `image` attachments, which also picks the image rules.
-    static func check(
+    package static func check(
         _ received: ReceivedFile, imageOnly: Bool, settings: AppSettings, storageLimit: Int64, field: String
     ) throws -> Checked {
         let (rules, rulesName) = settings.rules(forImage: imageOnly)
@@ -53,7 +53,7 @@ enum FileChecker {
         return checked
     }
 
-    static func fileExtension(_ name: String) -> String {
+    package static func fileExtension(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return name[name.index(after: dot)...].lowercased()
     }

@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import Testing
 
-@testable import FeedsHTTP
+@testable import FeedsUploads
 
 /// The temp file and its SHA-256, hashed on another thread while chunks keep coming, with the
 /// writeback started along the way.

@@ -1,6 +1,7 @@
+import FeedsCore
 import Testing
 
-@testable import FeedsCore
+@testable import FeedsUploads
 
 @Suite struct AsyncSemaphoreTests {
     @Test func waitersAreServedInArrivalOrder() async throws {

@@ -2,26 +2,37 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// A file part as it arrived: on disk in the temp directory, hashed, not yet checked.
-struct ReceivedFile: Sendable {
+package struct ReceivedFile: Sendable {
     /// The multipart part's name.
-    var part: String
+    package var part: String
     /// The client's file name (only ever a display name and the end of a key).
-    var fileName: String
+    package var fileName: String
     /// The client's Content-Type for the part: a hint, never trusted.
-    var declaredType: String?
-    var url: URL
-    var size: Int64
-    var sha256: String
+    package var declaredType: String?
+    package var url: URL
+    package var size: Int64
+    package var sha256: String
+
+    package init(part: String, fileName: String, declaredType: String?, url: URL, size: Int64, sha256: String) {
+        self.part = part
+        self.fileName = fileName
+        self.declaredType = declaredType
+        self.url = url
+        self.size = size
+        self.sha256 = sha256
+    }
 }
 
 /// Removes a request's temp files however the request ends: the ones the CDN took are gone
 /// already (renamed), the rest must not outlive the request.
-final class TempFiles: Sendable {
+package final class TempFiles: Sendable {
     private let urls = NIOLockedValueBox<[URL]>([])
 
-    func track(_ url: URL) { urls.withLockedValue { $0.append(url) } }
+    package init() {}
 
-    func removeAll() {
+    package func track(_ url: URL) { urls.withLockedValue { $0.append(url) } }
+
+    package func removeAll() {
         for url in urls.withLockedValue({ urls in
             defer { urls.removeAll() }; return urls
         }) {

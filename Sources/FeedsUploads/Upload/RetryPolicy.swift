@@ -1,3 +1,4 @@
+import FeedsCore
 import Foundation
 
 /// How the uploader retries transient CDN errors: exponential backoff with full jitter.

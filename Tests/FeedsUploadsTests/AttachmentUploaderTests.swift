@@ -1,9 +1,10 @@
+import FeedsCore
 import Foundation
 import Logging
 import Synchronization
 import Testing
 
-@testable import FeedsCore
+@testable import FeedsUploads
 
 @Suite struct AttachmentUploaderTests {
     let logger = Logger(label: "AttachmentUploaderTests")

@@ -1,0 +1,45 @@
+import FeedsCore
+import FeedsMedia
+import Foundation
+
+/// What a response needs of the upload domain: fresh signed URLs for the objects attachments
+/// hold, valid for the app's current `cdn_expiration_seconds`.
+package struct AttachmentURLs: Sendable {
+    let cdn: any CDNClient
+    let settings: AppSettingsCache
+
+    package init(cdn: any CDNClient, settings: AppSettingsCache) {
+        self.cdn = cdn
+        self.settings = settings
+    }
+
+    /// The longest side of `thumb_url`'s variant.
+    package static let thumbnailSide = 512
+
+    /// A fresh signed URL for an object.
+    package func url(for key: ObjectKey) -> String {
+        let lifetime = TimeInterval(settings.current.cdnExpirationSeconds)
+        return cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(lifetime)).absoluteString
+    }
+
+    /// The thumbnail of an image at its signed `url`: a variant that fits in 512×512 (the resize
+    /// is not part of the signature), or the original where there is none (SVG is never rasterised).
+    package func thumbnailURL(_ url: String, mimeType: String) -> String {
+        guard ImageResizer.outputType(for: mimeType) != nil else { return url }
+        return url + "&w=\(Self.thumbnailSide)&h=\(Self.thumbnailSide)"
+    }
+
+    /// The attachment as the wire shows it: `asset_url` for every object, `image_url` and
+    /// `thumb_url` for images; an attachment holding no object of ours as it was given.
+    package func wire(_ attachment: StoredAttachment) -> JSONObject {
+        guard let key = attachment.objectKey else { return attachment.payload }
+        var payload = attachment.payload
+        let url = url(for: key)
+        payload["asset_url"] = .string(url)
+        if case .string(let type) = payload["mime_type"], type.hasPrefix("image/") {
+            payload["image_url"] = .string(url)
+            payload["thumb_url"] = .string(thumbnailURL(url, mimeType: type))
+        }
+        return payload
+    }
+}

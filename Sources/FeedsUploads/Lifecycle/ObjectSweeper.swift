@@ -1,0 +1,118 @@
+import FeedsCore
+import Foundation
+import Logging
+
+/// Deletes what nobody holds: objects reserved for longer than an hour (their request died
+/// between reserving and attaching), standalone uploads never attached within the unattached TTL,
+/// objects released by their activity, deletes that failed before, and stray temp files. Each
+/// object is claimed (→ deleting) before its bytes go, so an attach racing the sweep either wins
+/// and keeps the object or loses and is refused; a delete that fails leaves the claim for the
+/// next sweep and the rest goes on. Idempotency keys past their 24 hours go too. One node sweeps
+/// at a time.
+package struct ObjectSweeper: Sendable {
+    let objects: any ObjectStore
+    let cdn: any CDNClient
+    let tempDirectory: URL
+    let pendingTTL: Duration
+    let unattachedTTL: Duration?
+    let releasedTTL: Duration
+    let retryAfter: Duration
+    let idempotency: (any IdempotencyStore)?
+    /// Told of every object whose bytes are gone, to drop what was made from it (variants, cached copies).
+    let purge: @Sendable (ObjectKey) async -> Void
+
+    /// What a sweep removed.
+    package struct Report: Sendable, Equatable {
+        package var objects = 0
+        package var tempFiles = 0
+        package var idempotencyKeys = 0
+        /// Deletes the store refused this time; they are retried on a later sweep.
+        package var failed = 0
+        /// False when another node held the sweep.
+        package var ran = true
+    }
+
+    /// `unattachedTTL` nil keeps unattached uploads forever.
+    package init(
+        objects: any ObjectStore, cdn: any CDNClient, tempDirectory: URL, pendingTTL: Duration = .seconds(3600),
+        unattachedTTL: Duration?, releasedTTL: Duration = .seconds(3600), retryAfter: Duration = .seconds(300),
+        idempotency: (any IdempotencyStore)? = nil, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
+    ) {
+        self.objects = objects
+        self.cdn = cdn
+        self.tempDirectory = tempDirectory
+        self.pendingTTL = pendingTTL
+        self.unattachedTTL = unattachedTTL
+        self.releasedTTL = releasedTTL
+        self.retryAfter = retryAfter
+        self.idempotency = idempotency
+        self.purge = purge
+    }
+
+    /// One sweep, in batches until nothing is left to claim.
+    package func sweep(logger: Logger) async throws -> Report {
+        let counter = ReportBox()
+        let ran = try await objects.exclusively(logger: logger) {
+            while true {
+                // A claim's time is now, so a delete that fails here is not claimed again in this sweep.
+                let keys = try await objects.claimSweepable(
+                    pendingTTL: pendingTTL, unattachedTTL: unattachedTTL, releasedTTL: releasedTTL,
+                    retryAfter: retryAfter, limit: 100, logger: logger
+                )
+                if keys.isEmpty { break }
+                var deleted: [ObjectKey] = []
+                for key in keys {
+                    do {
+                        try await cdn.delete(key: key)
+                        deleted.append(key)
+                        await purge(key)
+                    } catch {
+                        logger.warning(
+                            "could not delete a swept object; next sweep", metadata: ["key": "\(key)", "error": "\(error)"])
+                    }
+                }
+                try await objects.markDeleted(deleted, logger: logger)
+                await counter.add(objects: deleted.count, failed: keys.count - deleted.count)
+            }
+            await counter.add(tempFiles: removeStaleTempFiles(logger: logger))
+            if let idempotency { await counter.add(idempotencyKeys: try await idempotency.purgeExpired(logger: logger)) }
+        }
+        var report = await counter.report
+        report.ran = ran
+        if report != Report() {
+            logger.info(
+                "swept",
+                metadata: [
+                    "objects": "\(report.objects)", "temp_files": "\(report.tempFiles)", "failed": "\(report.failed)",
+                    "idempotency_keys": "\(report.idempotencyKeys)",
+                ])
+        }
+        return report
+    }
+
+    /// Temp files older than the pending TTL belong to no live request.
+    private func removeStaleTempFiles(logger: Logger) -> Int {
+        let cutoff = Date().addingTimeInterval(-Double(pendingTTL.components.seconds))
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tempDirectory.path)) ?? []
+        var removed = 0
+        for name in names {
+            let url = tempDirectory.appendingPathComponent(name)
+            guard let modified = try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date,
+                modified < cutoff
+            else { continue }
+            if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+        }
+        return removed
+    }
+}
+
+/// Counts across the sweep's sendable closure.
+private actor ReportBox {
+    var report = ObjectSweeper.Report()
+    func add(objects: Int = 0, failed: Int = 0, tempFiles: Int = 0, idempotencyKeys: Int = 0) {
+        report.idempotencyKeys += idempotencyKeys
+        report.objects += objects
+        report.failed += failed
+        report.tempFiles += tempFiles
+    }
+}

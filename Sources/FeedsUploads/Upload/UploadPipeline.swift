@@ -1,0 +1,139 @@
+import FeedsCDN
+import FeedsCore
+import FeedsMedia
+import Foundation
+import Logging
+
+/// Everything between a checked file and a stored object: the reserved record first, then the
+/// bytes through the uploader, and on any failure neither bytes nor a record that says otherwise.
+package struct UploadPipeline: Sendable {
+    package let objects: any ObjectStore
+    package let uploader: AttachmentUploader
+    package let cdn: any CDNClient
+    /// Reads the object key out of a URL of ours.
+    package let signer: URLSigner
+    package let tempDirectory: URL
+    /// The app's upload rules and URL lifetime, as this node last heard of them.
+    package let settings: AppSettingsCache
+    /// Resized images, for thumbnails and `upload_sizes`.
+    package let variants: ImageVariants
+    /// Signs the URLs of responses.
+    package let urls: AttachmentURLs
+    /// Turns attachments a client sends into stored ones.
+    package let linker: AttachmentLinker
+    /// Told of every object deleted, to drop what was made from it on this node.
+    package let purge: @Sendable (ObjectKey) async -> Void
+
+    package init(
+        objects: any ObjectStore, uploader: AttachmentUploader, cdn: any CDNClient, signer: URLSigner, tempDirectory: URL,
+        settings: AppSettingsCache, variants: ImageVariants, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
+    ) {
+        self.objects = objects
+        self.uploader = uploader
+        self.cdn = cdn
+        self.signer = signer
+        self.tempDirectory = tempDirectory
+        self.settings = settings
+        self.variants = variants
+        self.urls = AttachmentURLs(cdn: cdn, settings: settings)
+        self.linker = AttachmentLinker(objects: objects, signer: signer)
+        self.purge = { key in
+            await variants.purge(key)
+            await purge(key)
+        }
+    }
+
+    /// The largest file a request may stream to disk under `settings`: the limit of the rules
+    /// for `imageOnly`, or when that is not known yet (an attachment's type comes with the
+    /// `activity` part, which may come last) the larger of the two; the exact check follows the sniffing.
+    package func streamLimit(_ settings: AppSettings, imageOnly: Bool? = nil) -> SizeLimit {
+        let kinds = imageOnly.map { [$0] } ?? [false, true]
+        return kinds.map { image in
+            let (rules, name) = settings.rules(forImage: image)
+            return SizeLimit(rules, named: name, storageLimit: cdn.maxAttachmentSize)
+        }.max { $0.bytes < $1.bytes }!
+    }
+
+    /// One file to store, and the attachment payload to keep for it.
+    package struct Job {
+        package var checked: FileChecker.Checked
+        package var kind: ObjectRecord.Kind
+        package var payload: JSONObject = [:]
+
+        package init(checked: FileChecker.Checked, kind: ObjectRecord.Kind, payload: JSONObject = [:]) {
+            self.checked = checked
+            self.kind = kind
+            self.payload = payload
+        }
+    }
+
+    /// Makes the variants of a just-stored image ahead of their first request. `temp` is the
+    /// upload's temp file, still there when the store copied it (S3) and renamed when it did not.
+    package func precompute(_ requests: [ResizeRequest], of key: ObjectKey, mimeType: String, temp: URL) async throws {
+        let source = cdn.localPath(for: key) ?? temp.path
+        for request in requests {
+            _ = try await variants.variant(of: key, mimeType: mimeType, request: request) { source }
+        }
+    }
+
+    /// Reserves and uploads `jobs`; returns their records and attachments in order.
+    package func store(_ jobs: [Job], owner: String?, logger: Logger) async throws -> [(
+        record: ObjectRecord, attachment: StoredAttachment
+    )] {
+        let records = jobs.map { job in
+            ObjectRecord(
+                key: ObjectKey(fileName: job.checked.file.fileName), kind: job.kind, ownerID: owner,
+                fileName: job.checked.file.fileName, mimeType: job.checked.file.mimeType, size: job.checked.file.size,
+                sha256: job.checked.file.sha256, width: job.checked.width, height: job.checked.height
+            )
+        }
+        try await objects.reserve(records, logger: logger)
+        let items = zip(jobs, records).enumerated().map { index, pair in
+            AttachmentUploader.Item(index: index, file: pair.0.checked.file, key: pair.1.key, payload: pair.0.payload)
+        }
+        let uploaded: [UploadedAttachment]
+        do {
+            uploaded = try await uploader.upload(items, logger: logger)
+        } catch {
+            // The uploader deleted what it stored, as far as the store let it: records go only
+            // for deletes confirmed now; the rest stay claimed for the sweeper to retry.
+            await discard(records.map(\.key), logger: logger)
+            throw Self.refusal(error)
+        }
+        return zip(records, uploaded).map { ($0, StoredAttachment(payload: $1.payload, objectKey: $0.key)) }
+    }
+
+    /// Removes stored objects whose activity was not written: a record goes once the store
+    /// confirmed its delete; one whose delete failed stays claimed (deleting) for the sweeper.
+    package func discard(_ keys: [ObjectKey], logger: Logger) async {
+        _ = try? await objects.claimForDeletion(keys, logger: logger)
+        for key in keys {
+            do {
+                try await cdn.delete(key: key)
+                await purge(key)
+                try await objects.forget([key], logger: logger)
+            } catch {
+                logger.error("could not remove an orphaned upload; gc will", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Deletes one object a client asked to delete: claimed first, so that nothing links it
+    /// meanwhile; its record says deleted only once the store confirmed it (else gc retries).
+    package func delete(_ key: ObjectKey, logger: Logger) async throws {
+        guard !(try await objects.claimForDeletion([key], logger: logger)).isEmpty else { return }
+        do {
+            try await cdn.delete(key: key)
+        } catch {
+            throw Self.refusal(error)
+        }
+        await purge(key)
+        try await objects.markDeleted([key], logger: logger)
+    }
+
+    /// A CDN failure is the gateway's (502); anything else keeps its meaning.
+    package static func refusal(_ error: any Error) -> any Error {
+        guard let cdnError = error as? CDNError else { return error }
+        return FeedsError(.badGateway, "the file store failed: \(cdnError.message)")
+    }
+}

@@ -1,0 +1,115 @@
+import FeedsCore
+import FeedsHTTP
+import FeedsPostgres
+import FeedsTestSupport
+import FeedsUploads
+import Foundation
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// A delete the store refuses is never forgotten: the object's row stays claimed (deleting) until
+/// a later delete is confirmed, and a sweep that meets a refusal goes on with the rest.
+@Suite struct FailedDeleteTests {
+    @Test(arguments: Backend.allCases) func aFailedBatchWhoseDeletesFailKeepsItsRowsForGC(backend: Backend) async throws {
+        let store = Mutex<StubbornCDN?>(nil)
+        try await TestServer.run(
+            backend: backend,
+            cdn: { inner in
+                let cdn = StubbornCDN(wrapping: inner, failOnUpload: 2)
+                store.withLock { $0 = cdn }
+                return cdn
+            }
+        ) { server in
+            let cdn = try #require(store.withLock { $0 })
+            var form = MultipartForm()
+            form.add(
+                "activity",
+                json:
+                    #"{"type":"post","feeds":["user:alice"],"attachment_uploads":[{"type":"file","file":"a"},{"type":"file","file":"b"}]}"#
+            )
+            form.add("a", fileName: "a.txt", Data("a\n".utf8))
+            form.add("b", fileName: "b.txt", Data("b\n".utf8))
+            expectAPIError(try await server.upload("/feeds/activities", as: "alice", form: form), status: 502, code: -1)
+
+            // Whatever reached the store could not be deleted: the rows of both say so.
+            #expect(try await states(server) == ["deleting", "deleting"])
+            #expect(try await server.storedObjects().count <= 1)
+
+            // A sweep while the store still refuses: nothing lost, nothing stuck, counted as failed.
+            try await age(server)
+            let refused = try await sweep(server, through: cdn)
+            #expect(refused.failed == 2 && refused.objects == 0)
+            #expect(try await states(server) == ["deleting", "deleting"])
+
+            cdn.deletesWork()
+            try await age(server)
+            let swept = try await sweep(server, through: cdn)
+            #expect(swept.objects == 2 && swept.failed == 0)
+            #expect(try await states(server) == ["deleted", "deleted"])
+            #expect(try await server.storedObjects().isEmpty)
+        }
+    }
+
+    func states(_ server: TestServer) async throws -> [String] {
+        var states: [String] = []
+        for try await state in try await server.database.query(
+            "SELECT state FROM cdn_objects ORDER BY file_name", logger: TestDatabase.logger
+        ).decode(String.self) {
+            states.append(state)
+        }
+        return states
+    }
+
+    /// Past the sweeper's retry delay.
+    func age(_ server: TestServer) async throws {
+        try await server.database.query(
+            "UPDATE cdn_objects SET updated_at = now() - interval '1 hour'", logger: TestDatabase.logger)
+    }
+
+    /// The server's sweeper, deleting through `cdn`.
+    func sweep(_ server: TestServer, through cdn: any CDNClient) async throws -> (objects: Int, failed: Int) {
+        let sweeper = ObjectSweeper(
+            objects: PostgresObjectStore(client: server.database), cdn: cdn,
+            tempDirectory: server.configuration.tempDirectory, unattachedTTL: nil)  // nil: keep unattached uploads
+        let report = try await sweeper.sweep(logger: TestDatabase.logger)
+        #expect(report.ran)
+        return (report.objects, report.failed)
+    }
+}
+
+/// A store whose Nth upload fails and whose deletes fail until told otherwise.
+final class StubbornCDN: CDNClient {
+    let store: any CDNClient
+    let failOn: Int
+    private let uploads = Mutex(0)
+    private let refusing = Mutex(true)
+
+    init(wrapping store: any CDNClient, failOnUpload: Int) {
+        self.store = store
+        failOn = failOnUpload
+    }
+
+    func deletesWork() { refusing.withLock { $0 = false } }
+
+    var maxAttachmentSize: Int64 { store.maxAttachmentSize }
+
+    func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws -> UploadedFile {
+        if uploads.withLock({ count in
+            count += 1
+            return count
+        }) == failOn {
+            throw CDNError(transient: false, "store refused")
+        }
+        return try await store.upload(file, key: key, progress: progress)
+    }
+
+    func delete(key: ObjectKey) async throws {
+        if refusing.withLock({ $0 }) { throw CDNError(transient: false, "delete refused") }
+        try await store.delete(key: key)
+    }
+
+    func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
+    func localPath(for key: ObjectKey) -> String? { store.localPath(for: key) }
+    func download(_ key: ObjectKey, to path: String) async throws { try await store.download(key, to: path) }
+}
