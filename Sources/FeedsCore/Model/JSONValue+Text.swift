@@ -1,6 +1,6 @@
 /// JSON text of a value, compact: custom data and attachment payloads as PostgreSQL reads them
-/// (`jsonb` bound as text) and as `JSONWriter` sends them. `JSONEncoder` was 2% of a create's
-/// server samples, mostly in setting itself up for a few bytes.
+/// (`jsonb` bound as text) and as `JSONWriter` sends them, without `JSONEncoder` setting itself
+/// up for a few bytes.
 extension JSONValue {
     public var text: String {
         var bytes: [UInt8] = []

@@ -3,7 +3,7 @@ import Logging
 /// Writes through swift-log's `StreamLogHandler`, but keeps metadata as it is set and renders it
 /// only when a line is written. `StreamLogHandler` renders all of a logger's metadata into text
 /// each time a key is set; every request sets three (Hummingbird's id, ours, the caller), and at
-/// the default level most requests write no line at all. That rendering was 2% of a create's CPU.
+/// the default level most requests write no line at all.
 public struct DeferredMetadataLogHandler: LogHandler {
     private var output: StreamLogHandler
     public var metadata: Logger.Metadata = [:]

@@ -28,9 +28,8 @@ public struct FeedsConfiguration: Sendable {
     /// How often a node reloads the app settings in case it missed a notification.
     public var settingsRefreshInterval: Duration = .seconds(30)
     /// Connections in each of the server's two PostgreSQL pools (`FEEDS_DATABASE_CONNECTIONS`).
-    /// Four per core by default: on two cores, creates at 32 at once kept their throughput with 8
-    /// and their p99 fell from 19-37 ms to 14-18 ms, since fewer backends took turns on the cores;
-    /// 4 lost throughput. A database on a larger machine wants more.
+    /// Four per core by default: beyond that, backends only take turns on the same cores and
+    /// latency grows (bench/README.md has the figures). A database on a larger machine wants more.
     public var databaseConnections: Int = Self.defaultDatabaseConnections
     public static var defaultDatabaseConnections: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.

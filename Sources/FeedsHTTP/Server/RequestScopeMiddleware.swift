@@ -30,7 +30,7 @@ enum RequestID {
     }
 
     /// UUID-shaped and unique without a random draw each: this process's 8 random bytes, then a
-    /// count. (`UUID()` asks the kernel for randomness every time, about 1% of a create.)
+    /// count. (`UUID()` asks the kernel for randomness every time.)
     static func make() -> String {
         let count = counter.add(1, ordering: .relaxed).newValue
         var uuid = processPrefix

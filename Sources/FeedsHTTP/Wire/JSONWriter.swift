@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 
 /// Compact JSON written straight into a `ByteBuffer`, for the responses sent most (feed pages,
-/// new activities). Foundation's encoder over the generated `Codable` types took 40% of a feed
-/// page's CPU; this writes the same JSON without building anything in between.
+/// new activities): the same JSON Foundation's encoder makes of the generated `Codable` types,
+/// without building anything in between.
 ///
 /// One flag keeps the commas right: a container starts empty, a key or element after the first
 /// is preceded by a comma, and a closed container is a value of the one around it.

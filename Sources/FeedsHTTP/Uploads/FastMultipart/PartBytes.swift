@@ -2,8 +2,8 @@ import NIOCore
 import OpenAPIRuntime
 
 /// A part's body as NIO buffers: for a part the fast parser handed out, the buffers read from the
-/// socket themselves, so that a file goes from the socket to its temp file without a copy (the
-/// runtime's byte arrays cost 7% of an upload's CPU); for any other body, its chunks copied.
+/// socket themselves, so that a file goes from the socket to its temp file without a copy into
+/// the runtime's byte arrays; for any other body, its chunks copied.
 struct PartBytes: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     private let source: Source
