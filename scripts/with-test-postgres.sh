@@ -23,7 +23,7 @@ trap stop EXIT
 "${as_pg[@]}" "$bin/initdb" -D "$dir/data" -U feeds --auth=trust --no-sync --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log"; exit 1; }
 "${as_pg[@]}" "$bin/pg_ctl" start -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" \
   >/dev/null || { cat "$dir/postgres.log"; exit 1; }
 echo "test PostgreSQL on 127.0.0.1:$port"
 

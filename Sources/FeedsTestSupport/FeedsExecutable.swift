@@ -1,5 +1,11 @@
 import AsyncHTTPClient
+import FeedsPostgres
 import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The built `feeds` executable, run as its own process: a second server node, or a command
 /// such as `feeds app set`. `swift build --build-tests` builds it beside the test bundle.
@@ -24,59 +30,42 @@ public enum FeedsExecutable {
         public let stderr: String
     }
 
-    /// Runs `feeds arguments…` to its end. Output goes to files and the exit is awaited through
-    /// the termination handler, so that no thread of the shared pool blocks (the server under
-    /// test runs on the same pool).
+    /// Runs `feeds arguments…` to its end (posix_spawn: see `Subprocess`); the exit is awaited on
+    /// a thread of its own, so that no thread of the shared pool blocks (the server under test
+    /// runs on the same pool).
     public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (out, err) = (directory.appendingPathComponent("stdout"), directory.appendingPathComponent("stderr"))
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = try url()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return Output(
-            status: status, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+        let result = try await Subprocess.capture([try url().path] + arguments, environment: environment)
+        return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 
 /// `feeds serve` in a process of its own, on the given database, until `stop()`.
-public final class FeedsNode {
+public final class FeedsNode: Sendable {
     public let baseURL: String
-    private let process: Process
+    private let pid: pid_t
     private let dataDirectory: URL
+    /// The node's exit status once it has ended.
+    private let exit = ExitStatus()
 
-    /// Starts a node and waits until `/readyz` answers 200 (at most 60 s).
+    /// Starts a node and waits until `/readyz` answers 200 (a hang guard of 60 s).
     public init(databaseURL: String, apiKey: String, apiSecret: String, port: Int) async throws {
         baseURL = "http://127.0.0.1:\(port)"
         dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-node-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = try FeedsExecutable.url()
-        process.arguments = ["serve"]
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "DATABASE_URL": databaseURL, "FEEDS_API_KEY": apiKey, "FEEDS_API_SECRET": apiSecret,
-            "FEEDS_PORT": String(port), "FEEDS_HOST": "127.0.0.1", "FEEDS_DATA_DIR": dataDirectory.path,
-            "FEEDS_LOG_LEVEL": ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"] ?? "error",
-        ]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        self.process = process
-        try process.run()
+        pid = try Subprocess.spawn(
+            [try FeedsExecutable.url().path, "serve"],
+            environment: [
+                "DATABASE_URL": databaseURL, "FEEDS_API_KEY": apiKey, "FEEDS_API_SECRET": apiSecret,
+                "FEEDS_PORT": String(port), "FEEDS_HOST": "127.0.0.1", "FEEDS_DATA_DIR": dataDirectory.path,
+                "FEEDS_LOG_LEVEL": ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"] ?? "error",
+            ])
+        let (pid, exit) = (pid, exit)
+        Task.detached {
+            let status = await Subprocess.exitStatus(of: pid)
+            exit.value.withLock { $0 = status }
+        }
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw NodeExited(status: process.terminationStatus) }
+            if let status = exit.value.withLock({ $0 }) { throw NodeExited(status: status) }
             let request = HTTPClientRequest(url: baseURL + "/readyz")
             if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)), response.status == .ok {
                 return
@@ -89,7 +78,7 @@ public final class FeedsNode {
 
     /// Stops the node (SIGTERM, a graceful shutdown) and removes its files.
     public func stop() {
-        if process.isRunning { process.terminate() }
+        if exit.value.withLock({ $0 }) == nil { kill(pid, SIGTERM) }
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
@@ -99,4 +88,9 @@ public final class FeedsNode {
             status < 0 ? "the feeds node did not get ready in 60 s" : "the feeds node exited (\(status))"
         }
     }
+}
+
+/// A process's exit status, set once it has ended.
+private final class ExitStatus: Sendable {
+    let value = Mutex<Int32?>(nil)
 }

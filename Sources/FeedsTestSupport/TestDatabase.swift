@@ -1,4 +1,5 @@
 import FeedsPostgres
+import FeedsUploads
 import Foundation
 import Logging
 import PostgresNIO
@@ -20,6 +21,12 @@ public enum TestDatabase {
         return logger
     }()
 
+    /// How many test databases (and so test servers) exist at once. Swift Testing starts every
+    /// test together; a hundred servers opening pools and creating databases at the same moment
+    /// left PostgreSQL's connection setup so slow on two cores that the pools' circuit breakers
+    /// tripped and the suite hung.
+    static let databasesAtOnce = AsyncSemaphore(permits: 12)
+
     /// The server's configuration, for the maintenance database.
     public static func serverConfiguration() throws -> PostgresClient.Configuration {
         guard let url = ProcessInfo.processInfo.environment["FEEDS_TEST_DATABASE_URL"], !url.isEmpty else {
@@ -35,6 +42,8 @@ public enum TestDatabase {
         _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
     ) async throws -> T {
         let admin = try serverConfiguration()
+        try await databasesAtOnce.acquire()
+        defer { databasesAtOnce.release() }
         let name = "feeds_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         try await withClient(admin) { client in
             _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)

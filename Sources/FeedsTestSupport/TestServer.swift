@@ -51,6 +51,9 @@ public struct TestServer: Sendable {
                             dataDirectory: dataDirectory
                         )
                         configuration.s3 = bucket?.configuration
+                        // Dozens of servers run at once against one cluster: small pools keep them
+                        // all under its connection limit (a test may set more).
+                        configuration.databaseConnections = 3
                         configure(&configuration)
                         let setting = Setting(backend: backend, bucket: bucket, wrap: cdn)
                         if try await serve(configuration, database: database, client: client, setting, body) { return }
@@ -82,36 +85,32 @@ public struct TestServer: Sendable {
             portContinuation.yield(port)
         }
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                // However the server ends, the wait for its port ends too.
-                defer { portContinuation.finish() }
-                try await group.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                _ = try? await tasks.next()
-                return false
-            }
-            let server = TestServer(
-                baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
-                authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
-                configuration: settled,
-                databaseURL:
-                    "postgres://\(database.username)\(database.password.map { ":\($0)" } ?? "")@\(database.host ?? "127.0.0.1"):\(database.port ?? 5432)/"
-                    + (database.database ?? "postgres"),
-                backend: setting.backend, bucket: setting.bucket
-            )
-            do {
-                try await body(server)
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return true
+        // Unstructured, so that a shutdown that never ends fails the test (`hangGuard`) rather
+        // than holding the suite.
+        let running = Task {
+            // However the server ends, the wait for its port ends too.
+            defer { portContinuation.finish() }
+            try await group.run()
         }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            _ = try? await running.value
+            return false
+        }
+        let server = TestServer(
+            baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
+            authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
+            configuration: settled,
+            databaseURL:
+                "postgres://\(database.username)\(database.password.map { ":\($0)" } ?? "")@\(database.host ?? "127.0.0.1"):\(database.port ?? 5432)/"
+                + (database.database ?? "postgres"),
+            backend: setting.backend, bucket: setting.bucket
+        )
+        let outcome = await Result { try await body(server) }
+        await group.triggerGracefulShutdown()
+        try await hangGuard("the test server's shutdown", seconds: 120) { try await running.value }
+        try outcome.get()
+        return true
     }
 
     struct ServerDidNotStart: Error {}
@@ -158,9 +157,15 @@ public struct TestServer: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let client = followRedirects ? HTTPClient.shared : Self.noRedirects
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let buffer = try await response.body.collect(upTo: 64 << 20)
-        let data = Data(buffer: buffer)
+        let prepared = request
+        // The client's timeout ends at the response head; a body that stops coming would hold the
+        // test (and the suite) forever without the guard.
+        let buffer = try await hangGuard("\(method) \(url)", seconds: 180) {
+            let response = try await client.execute(prepared, timeout: .seconds(120))
+            return (response, try await response.body.collect(upTo: 64 << 20))
+        }
+        let response = buffer.0
+        let data = Data(buffer: buffer.1)
         let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
         return Reply(
             status: Int(response.status.code), headers: response.headers, body: json, text: String(decoding: data, as: UTF8.self),

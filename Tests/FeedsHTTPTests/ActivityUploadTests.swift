@@ -1,6 +1,7 @@
 import FeedsCDN
 import FeedsCore
 import FeedsHTTP
+import FeedsPostgres
 import FeedsTestSupport
 import Foundation
 import PostgresNIO
@@ -174,20 +175,13 @@ import Testing
             // curl waits 20 s for a 100 Continue that never comes, so a missing answer stands out
             // from a slow one on a loaded machine; what was sent says whether the body went out.
             func curl(_ file: URL) async throws -> (code: String, seconds: Double, sent: Int) {
-                let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                process.arguments = [
-                    "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total} %{size_upload}", "--expect100-timeout", "20",
-                    "-H", "Expect: 100-continue",
+                let result = try await Subprocess.capture([
+                    "/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total} %{size_upload}",
+                    "--expect100-timeout", "20", "-H", "Expect: 100-continue",
                     "-H", "Stream-Auth-Type: jwt", "-H", "Authorization: \(token)", "-F", "file=@\(file.path)",
                     "\(server.baseURL)/api/v2/uploads/file?api_key=\(server.apiKey)",
-                ]
-                FileManager.default.createFile(atPath: output.path, contents: nil)
-                process.standardOutput = try FileHandle(forWritingTo: output)
-                try process.run()
-                while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-                let words = try String(contentsOf: output, encoding: .utf8).split(separator: " ")
+                ])
+                let words = result.stdout.split(separator: " ")
                 return (String(words[0]), Double(words[1]) ?? 99, Int(words[2]) ?? -1)
             }
             let refused = try await curl(big)

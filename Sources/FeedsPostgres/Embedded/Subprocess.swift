@@ -6,26 +6,85 @@ import Foundation
     import Darwin
 #endif
 
-/// Runs a command to completion without blocking a thread of the concurrency pool.
+/// Runs commands without blocking a thread of the concurrency pool, for the embedded cluster and
+/// for the tests (`feeds` as a second node or a CLI, curl).
 ///
 /// posix_spawn and waitpid rather than Foundation's `Process`: `pg_ctl start` leaves a daemon
 /// behind that inherits the descriptors `Process` watches for the child's end, so `Process`
-/// would wait for the database server to exit.
-enum Subprocess {
-    struct Failure: Error, CustomStringConvertible {
+/// would wait for the database server to exit; and `Process` watches those descriptors with
+/// `select`, which corrupts memory once a process holds descriptors past 1024 (a test process
+/// running many servers at once does).
+package enum Subprocess {
+    package struct Failure: Error, CustomStringConvertible {
         let command: String
         let status: Int32
         let output: String
-        var description: String { "\(command) exited with \(status): \(output)" }
+        package var description: String { "\(command) exited with \(status): \(output)" }
     }
 
     /// Runs `arguments[0]` with the rest, returning its combined output (kept in a file, which
     /// nothing can hold open against us); non-zero exit throws unless `allowFailure`.
     @discardableResult
-    static func run(_ arguments: [String], allowFailure: Bool = false) async throws -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).out").path
-        defer { unlink(outputPath) }
-        let pid = try spawn(arguments, outputPath: outputPath)
+    package static func run(_ arguments: [String], allowFailure: Bool = false) async throws -> (status: Int32, output: String) {
+        let result = try await capture(arguments, separateErrors: false)
+        if result.status != 0, !allowFailure {
+            throw Failure(command: arguments.joined(separator: " "), status: result.status, output: result.stdout)
+        }
+        return (result.status, result.stdout)
+    }
+
+    /// Runs `arguments[0]` with the rest to its end, with `environment` added to this process's,
+    /// returning its exit status, standard output and standard error (combined into standard
+    /// output unless `separateErrors`).
+    package static func capture(
+        _ arguments: [String], environment: [String: String] = [:], separateErrors: Bool = true
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString)").path
+        let (out, err) = (base + ".out", base + ".err")
+        defer {
+            unlink(out)
+            unlink(err)
+        }
+        let pid = try spawn(arguments, environment: environment, output: out, errors: separateErrors ? err : nil)
+        let status = await exitStatus(of: pid)
+        return (
+            status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            separateErrors ? (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" : ""
+        )
+    }
+
+    /// Starts `arguments[0]` with the rest, its output to `output` (standard error too, unless
+    /// `errors` names a file of its own), and returns its process id.
+    package static func spawn(
+        _ arguments: [String], environment: [String: String] = [:], output: String = "/dev/null", errors: String? = nil
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") }
+        let envp = variables + [nil]
+        defer { variables.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw Failure(command: arguments.joined(separator: " "), status: -1, output: String(cString: strerror(result)))
+        }
+        return pid
+    }
+
+    /// Waits for `pid` to end, on a thread of its own, and returns its exit status (128 + the
+    /// signal when a signal ended it).
+    package static func exitStatus(of pid: pid_t) async -> Int32 {
         let status = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var status: Int32 = 0
@@ -33,30 +92,7 @@ enum Subprocess {
                 continuation.resume(returning: status)
             }
         }
-        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        if exitCode != 0, !allowFailure {
-            throw Failure(command: arguments.joined(separator: " "), status: exitCode, output: output)
-        }
-        return (exitCode, output)
-    }
-
-    private static func spawn(_ arguments: [String], outputPath: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard result == 0 else {
-            throw Failure(command: arguments.joined(separator: " "), status: -1, output: String(cString: strerror(result)))
-        }
-        return pid
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// The first executable named `name` in `directories`, then on `PATH`.

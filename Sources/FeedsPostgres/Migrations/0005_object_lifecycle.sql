@@ -19,3 +19,13 @@ WHERE o.state = 'attached' AND NOT EXISTS (SELECT 1 FROM attachments t WHERE t.o
 -- An idempotent request's reply is recorded by the transaction of the write it protects, and a
 -- claim whose request died is taken over once its lease is over.
 ALTER TABLE idempotency_keys ADD COLUMN lease_until timestamptz NOT NULL DEFAULT now() + interval '1 minute';
+
+-- One node sweeps at a time, by a lease in a row rather than a session lock: a session lock held
+-- a pooled connection for the whole sweep while the sweep's own statements needed others, which
+-- starved a small pool. A node that dies mid-sweep loses the lease when it runs out.
+CREATE TABLE sweep_lease (
+    id      integer PRIMARY KEY CHECK (id = 1),
+    holder  text,
+    until   timestamptz NOT NULL DEFAULT '-infinity'
+);
+INSERT INTO sweep_lease (id) VALUES (1);

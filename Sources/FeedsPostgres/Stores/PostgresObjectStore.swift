@@ -122,28 +122,36 @@ public struct PostgresObjectStore: ObjectStore {
     }
 
     public func exclusively(logger: Logger, _ body: @Sendable () async throws -> Void) async throws -> Bool {
-        // A session lock on one pooled connection: released by unlock, or by Postgres if the node dies.
-        try await client.withConnection { connection in
-            var locked = false
-            for try await granted in try await connection.query(
-                "SELECT pg_try_advisory_lock(\(Self.sweepLockKey))", logger: logger
-            ).decode(Bool.self) {
-                locked = granted
-            }
-            guard locked else { return false }
-            do {
-                try await body()
-            } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.sweepLockKey))", logger: logger)
-                throw error
-            }
-            _ = try await connection.query("SELECT pg_advisory_unlock(\(Self.sweepLockKey))", logger: logger)
-            return true
+        // A lease, not a session lock: nothing is held on a connection while `body` runs, and
+        // claims are atomic anyway, so a sweep that outlives its lease and overlaps another is safe.
+        let holder = UUID().uuidString
+        var leased = false
+        for try await _ in try await client.query(
+            """
+            UPDATE sweep_lease SET holder = \(holder), until = now() + \(Self.seconds(Self.sweepLease)) * interval '1 second'
+            WHERE id = 1 AND until < now() RETURNING true
+            """,
+            logger: logger
+        ) {
+            leased = true
         }
+        guard leased else { return false }
+        let release = {
+            try await client.query(
+                "UPDATE sweep_lease SET until = '-infinity' WHERE id = 1 AND holder = \(holder)", logger: logger)
+        }
+        do {
+            try await body()
+        } catch {
+            _ = try? await release()
+            throw error
+        }
+        _ = try await release()
+        return true
     }
 
-    /// Any 64-bit number no other part of the system locks on.
-    static let sweepLockKey: Int64 = 0x6665_6564_735f_6763  // "feeds_gc"
+    /// How long one node may sweep before another may start.
+    static let sweepLease: Duration = .seconds(600)
 
     static let columns = "key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state"
 

@@ -37,8 +37,9 @@ struct AppSettingsClient {
         }
         let response: HTTPClientResponse
         do {
-            // A server that is down is reported within seconds (the client retries connecting until then).
-            response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+            // Long enough for a busy server to answer, short enough that one that is down is
+            // reported while the admin still waits (the client retries connecting until then).
+            response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         } catch {
             throw CLIError("cannot reach the server at \(base): \(error)")
         }
