@@ -62,6 +62,8 @@ extension FeedsAPIImplementation {
                 user = part.payload.body.id
             case .uploadSizes(let part):
                 let bytes = try await part.payload.body.collectingJSONPart(named: "upload_sizes")
+                // Stream's Node SDK sends `undefined` for an option left out.
+                if HTTPBody.saysNothing(bytes) { continue }
                 do {
                     sizes = try JSONDecoder().decode([Components.Schemas.ImageSize].self, from: Data(bytes))
                 } catch {

@@ -40,7 +40,10 @@ package struct AttachmentLinker: Sendable {
         let records = wanted.isEmpty ? [:] : try await objects.objects(wanted, logger: logger)
         let heldKeys = Set(held.compactMap(\.objectKey))
 
-        return try payloads.enumerated().map { index, payload in
+        return try payloads.enumerated().map { index, given in
+            // Stream's SDKs leave `custom` out; what is stored, and so returned, always has it.
+            var payload = given
+            if payload["custom"] == nil { payload["custom"] = .object([:]) }
             guard let key = keys[index] else { return StoredAttachment(payload: payload) }
             guard let record = records[key], record.state.isLinkable else {
                 throw FeedsError.input("\(field)[\(index)] points at a file that does not exist", field: field)

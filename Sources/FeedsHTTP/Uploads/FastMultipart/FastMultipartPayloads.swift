@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import Foundation
 @_spi(Generated) import OpenAPIRuntime
 
 // The decoding closures of the generated `Server.swift` for the three multipart operations, part
@@ -12,7 +13,7 @@ extension Operations.UploadFile.Input.Body.MultipartFormPayload: FastMultipartPa
         let decoder = PartDecoder(part: part, converter: converter)
         return switch try decoder.name() {
         case "file": .file(.init(payload: .init(body: try decoder.binary()), filename: try decoder.fileName()))
-        case "user": .user(.init(payload: .init(body: try await decoder.json()), filename: try decoder.fileName()))
+        case "user": try await decoder.user { .user(.init(payload: .init(body: $0), filename: try decoder.fileName())) }
         default: .undocumented(part)
         }
     }
@@ -27,7 +28,7 @@ extension Operations.UploadImage.Input.Body.MultipartFormPayload: FastMultipartP
         case "file": .file(.init(payload: .init(body: try decoder.binary()), filename: try decoder.fileName()))
         case "upload_sizes":
             .uploadSizes(.init(payload: .init(body: try decoder.binary()), filename: try decoder.fileName()))
-        case "user": .user(.init(payload: .init(body: try await decoder.json()), filename: try decoder.fileName()))
+        case "user": try await decoder.user { .user(.init(payload: .init(body: $0), filename: try decoder.fileName())) }
         default: .undocumented(part)
         }
     }
@@ -69,6 +70,27 @@ private struct PartDecoder {
         return try await converter.getRequiredRequestBodyAsJSON(T.self, from: HTTPBody(bytes), transforming: { $0 })
     }
 
+    /// The optional `user` part: made by `typed`, or, when it says nothing (empty, or the text
+    /// `undefined` that Stream's Node SDK sends for an option left out), an unnamed part the
+    /// handler skips, as if it had not been sent.
+    func user<Payload>(_ typed: (Components.Schemas.OnlyUserID) throws -> Payload) async throws -> Payload
+    where Payload: FastMultipartPayload {
+        let bytes = try await Self.collect(part.body, name: "user")
+        if Self.saysNothing(bytes) {
+            return try await Payload.decode(MultipartRawPart(headerFields: [:], body: HTTPBody()), converter: converter)
+        }
+        try converter.verifyContentTypeIfPresent(in: part.headerFields, matches: "application/json")
+        return try typed(
+            try await converter.getRequiredRequestBodyAsJSON(
+                Components.Schemas.OnlyUserID.self, from: HTTPBody(bytes), transforming: { $0 }))
+    }
+
+    /// Whether an optional part's bytes stand for no value: nothing, blanks, or `undefined`.
+    static func saysNothing(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text == "undefined" || text == "null"
+    }
+
     /// The most bytes a JSON part (`activity`, `user`, `upload_sizes`) may have: whole activities
     /// are far smaller, and each is held in memory while it is decoded.
     static let jsonPartLimit = 1 << 20
@@ -91,4 +113,7 @@ extension HTTPBody {
     func collectingJSONPart(named name: String) async throws -> [UInt8] {
         try await PartDecoder.collect(self, name: name)
     }
+
+    /// Whether an optional part's bytes stand for no value (see `PartDecoder.saysNothing`).
+    static func saysNothing(_ bytes: [UInt8]) -> Bool { PartDecoder.saysNothing(bytes) }
 }
