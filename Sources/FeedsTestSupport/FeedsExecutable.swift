@@ -48,7 +48,9 @@ public final class FeedsNode: Sendable {
     private let exit = ExitStatus()
 
     /// Starts a node and waits until `/readyz` answers 200 (a hang guard of 60 s).
-    public init(databaseURL: String, apiKey: String, apiSecret: String, port: Int) async throws {
+    public init(
+        databaseURL: String, apiKey: String, apiSecret: String, port: Int, environment: [String: String] = [:]
+    ) async throws {
         baseURL = "http://127.0.0.1:\(port)"
         dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-node-\(UUID().uuidString)")
         pid = try Subprocess.spawn(
@@ -57,7 +59,7 @@ public final class FeedsNode: Sendable {
                 "DATABASE_URL": databaseURL, "FEEDS_API_KEY": apiKey, "FEEDS_API_SECRET": apiSecret,
                 "FEEDS_PORT": String(port), "FEEDS_HOST": "127.0.0.1", "FEEDS_DATA_DIR": dataDirectory.path,
                 "FEEDS_LOG_LEVEL": ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"] ?? "error",
-            ])
+            ].merging(environment) { $1 })
         let (pid, exit) = (pid, exit)
         Task.detached {
             let status = await Subprocess.exitStatus(of: pid)

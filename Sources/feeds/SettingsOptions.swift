@@ -37,6 +37,12 @@ struct SettingsOptions: ParsableArguments {
         name: .customLong("hot-cache-mb"),
         help: "Memory for small stored files (up to 256 KB) served from memory; 0 turns it off (FEEDS_HOT_CACHE_MB, default 64).")
     var hotCacheMB: Int?
+    @Option(
+        name: .customLong("settings-refresh"),
+        help:
+            "Seconds between reloads of the app settings in case a change notification was lost (FEEDS_SETTINGS_REFRESH, default 30)."
+    )
+    var settingsRefresh: Int?
     @Option(help: "Where uploads go: local or s3 (FEEDS_CDN, default local).") var cdn: String?
     @Option(name: .customLong("s3-endpoint"), help: "S3-compatible store URL (FEEDS_S3_ENDPOINT, default AWS).")
     var s3Endpoint: String?
@@ -69,6 +75,7 @@ struct SettingsOptions: ParsableArguments {
         set("feeds.unattached.ttl", unattachedTTL)
         set("feeds.variant.cache.mb", variantCacheMB)
         set("feeds.hot.cache.mb", hotCacheMB)
+        set("feeds.settings.refresh", settingsRefresh)
         set("feeds.cdn", cdn)
         set("feeds.s3.endpoint", s3Endpoint)
         set("feeds.s3.bucket", s3Bucket)
@@ -126,6 +133,9 @@ struct SettingsOptions: ParsableArguments {
         let hotCache = reader.int(forKey: "feeds.hot.cache.mb", default: 64)
         guard hotCache >= 0 else { throw ValidationError("FEEDS_HOT_CACHE_MB must be 0 or a number of megabytes") }
         configuration.hotObjectBytes = hotCache << 20
+        let refresh = reader.int(forKey: "feeds.settings.refresh", default: 30)
+        guard refresh > 0 else { throw ValidationError("FEEDS_SETTINGS_REFRESH must be a positive number of seconds") }
+        configuration.settingsRefreshInterval = .seconds(refresh)
         return (configuration, generated)
     }
 }

@@ -4,13 +4,15 @@ import Foundation
 import PostgresNIO
 import Testing
 
-/// Two server processes on one database: what an admin changes on one, the other enforces within
-/// a second, also after its listening connection was killed.
+/// Two server processes on one database: what an admin changes on one, the other enforces at
+/// once, also after its listening connection was killed. The other node reloads on its own only
+/// once an hour here, so a change it enforces reached it by notification; the waits are hang
+/// guards, not measurements.
 @Suite struct AppSettingsAcrossNodesTests {
-    /// Uploads `name` to `node` until the answer is `status`; returns how long that took.
+    /// Uploads `name` to `node` until the answer is `status`.
     func waitUntil(
-        _ node: FeedsNode, server: TestServer, uploads name: String, answers status: Int, within limit: Duration
-    ) async throws -> Duration {
+        _ node: FeedsNode, server: TestServer, uploads name: String, answers status: Int, within limit: Duration = .seconds(60)
+    ) async throws {
         let clock = ContinuousClock()
         let start = clock.now
         var form = MultipartForm()
@@ -21,10 +23,10 @@ import Testing
                 .POST, "\(node.baseURL)/api/v2/uploads/file?api_key=\(server.apiKey)", body: form.data,
                 headers: [("Stream-Auth-Type", "jwt"), ("Authorization", token), ("Content-Type", form.contentType)])
             let elapsed = clock.now - start
-            if reply.status == status { return elapsed }
+            if reply.status == status { return }
             if elapsed > limit {
                 Issue.record("\(name) still got \(reply.status) after \(elapsed): \(reply.text)")
-                return elapsed
+                return
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -42,17 +44,16 @@ import Testing
         return pids
     }
 
-    @Test func aChangeOnOneNodeIsEnforcedByTheOtherWithinASecond() async throws {
+    @Test func aChangeOnOneNodeIsEnforcedByTheOtherByNotification() async throws {
         try await TestServer.run { server in
             let other = try await FeedsNode(
                 databaseURL: server.databaseURL, apiKey: TestServer.apiKey, apiSecret: TestServer.apiSecret,
-                port: try freeLoopbackPort())
+                port: try freeLoopbackPort(), environment: ["FEEDS_SETTINGS_REFRESH": "3600"])
             defer { other.stop() }
-            _ = try await waitUntil(other, server: server, uploads: "a.exe", answers: 201, within: .seconds(1))
+            try await waitUntil(other, server: server, uploads: "a.exe", answers: 201)
 
             try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["exe"]}}"#)
-            let first = try await waitUntil(other, server: server, uploads: "b.exe", answers: 400, within: .seconds(1))
-            #expect(first < .seconds(1))
+            try await waitUntil(other, server: server, uploads: "b.exe", answers: 400)
 
             // Kill every listening connection (both nodes'); the change right after must still reach the other.
             var killed = try await listeners(server)
@@ -61,11 +62,10 @@ import Testing
                 try await server.database.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
             }
             try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["bat"]}}"#)
-            let afterKill = try await waitUntil(other, server: server, uploads: "c.bat", answers: 400, within: .seconds(1))
-            #expect(afterKill < .seconds(1))
+            try await waitUntil(other, server: server, uploads: "c.bat", answers: 400)
 
             // Both listen again, on new connections, and hear the next change.
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(60)
             var now = try await listeners(server)
             while now.count < 2 || !Set(now).isDisjoint(with: killed), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
@@ -74,9 +74,8 @@ import Testing
             #expect(now.count == 2 && Set(now).isDisjoint(with: killed), "listeners \(now) after killing \(killed)")
             killed = now
             try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["cmd"]}}"#)
-            let again = try await waitUntil(other, server: server, uploads: "d.cmd", answers: 400, within: .seconds(1))
-            #expect(again < .seconds(1))
-            #expect(try await waitUntil(other, server: server, uploads: "e.bat", answers: 201, within: .seconds(1)) < .seconds(1))
+            try await waitUntil(other, server: server, uploads: "d.cmd", answers: 400)
+            try await waitUntil(other, server: server, uploads: "e.bat", answers: 201)
         }
     }
 
@@ -91,7 +90,7 @@ import Testing
                 UPDATE app_settings SET version = version + 1,
                     file_upload_config = jsonb_set(file_upload_config, '{blocked_file_extensions}', '["exe"]')
                 """, logger: TestDatabase.logger)
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(60)  // a hang guard
             var status = 201
             while status != 400, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
