@@ -119,14 +119,19 @@ extension FeedsAPIImplementation {
     }
 
     /// Attachments an update sends, linked as a create links them; the objects the activity holds
-    /// already may be sent back by its editor, as a GET returned them. The store's transaction
-    /// refuses any object claimed for deletion meanwhile.
+    /// already may be sent back by its editor, as a GET returned them (read only when an object
+    /// is not the caller's). The store's transaction refuses any object claimed for deletion meanwhile.
     private func link(
         _ given: [JSONObject], into id: String, request: AuthenticatedRequest, field: String
     ) async throws -> [StoredAttachment] {
-        let held = try await store.activity(id: id, viewer: .server, logger: request.logger)?.attachments ?? []
+        let (store, logger) = (store, request.logger)
         return try await uploads.linker.link(
-            given, principal: request.principal, held: held, field: field, logger: request.logger)
+            given, principal: request.principal,
+            held: {
+                let held = try await store.activity(id: id, viewer: .server, logger: logger)?.attachments ?? []
+                return Set(held.compactMap(\.objectKey))
+            },
+            field: field, logger: logger)
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {

@@ -19,11 +19,12 @@ package struct AttachmentLinker: Sendable {
     /// The fields that may hold a URL of ours.
     static let urlFields = ["asset_url", "image_url", "thumb_url"]
 
-    /// `payloads` linked. `held` are the attachments the activity holds now: re-sending one of
-    /// them (an edit screen's round trip) keeps its object, whoever uploaded it.
+    /// `payloads` linked. `held` reads the objects the activity holds now, asked only when an
+    /// object is not the caller's: re-sending one of them (an edit screen's round trip) keeps it,
+    /// whoever uploaded it.
     package func link(
-        _ payloads: [JSONObject], principal: Principal, held: [StoredAttachment] = [], field: String = "attachments",
-        logger: Logger
+        _ payloads: [JSONObject], principal: Principal,
+        held: @Sendable () async throws -> Set<ObjectKey> = { [] }, field: String = "attachments", logger: Logger
     ) async throws -> [StoredAttachment] {
         var keys: [ObjectKey?] = []
         for (index, payload) in payloads.enumerated() {
@@ -38,7 +39,8 @@ package struct AttachmentLinker: Sendable {
         }
         let wanted = Array(Set(keys.compactMap { $0 }))
         let records = wanted.isEmpty ? [:] : try await objects.objects(wanted, logger: logger)
-        let heldKeys = Set(held.compactMap(\.objectKey))
+        let others = records.values.filter { principal != .server && $0.ownerID != principal.userID }
+        let heldKeys = others.isEmpty ? [] : try await held()
 
         return try payloads.enumerated().map { index, given in
             // Stream's SDKs leave `custom` out; what is stored, and so returned, always has it.
