@@ -250,35 +250,3 @@ import Testing
         #expect(temp.isEmpty, "left in tmp: \(temp)", sourceLocation: sourceLocation)
     }
 }
-
-/// A store (the local disk or S3), failing permanently on its Nth upload.
-struct FailingCDN: CDNClient {
-    let store: any CDNClient
-    let failOn: Int
-    let count = Counter()
-
-    init(wrapping store: any CDNClient, failOnUpload: Int) {
-        self.store = store
-        failOn = failOnUpload
-    }
-
-    var maxAttachmentSize: Int64 { store.maxAttachmentSize }
-
-    func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws -> UploadedFile {
-        if await count.next() == failOn { throw CDNError(transient: false, "store refused") }
-        return try await store.upload(file, key: key, progress: progress)
-    }
-
-    func delete(key: ObjectKey) async throws { try await store.delete(key: key) }
-    func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
-    func localPath(for key: ObjectKey) -> String? { store.localPath(for: key) }
-    func download(_ key: ObjectKey, to path: String) async throws { try await store.download(key, to: path) }
-
-    actor Counter {
-        var value = 0
-        func next() -> Int {
-            value += 1
-            return value
-        }
-    }
-}

@@ -12,11 +12,11 @@ import Testing
 /// a later delete is confirmed, and a sweep that meets a refusal goes on with the rest.
 @Suite struct FailedDeleteTests {
     @Test(arguments: Backend.allCases) func aFailedBatchWhoseDeletesFailKeepsItsRowsForGC(backend: Backend) async throws {
-        let store = Mutex<StubbornCDN?>(nil)
+        let store = Mutex<FailingCDN?>(nil)
         try await TestServer.run(
             backend: backend,
             cdn: { inner in
-                let cdn = StubbornCDN(wrapping: inner, failOnUpload: 2)
+                let cdn = FailingCDN(wrapping: inner, failOnUpload: 2, refusingDeletes: true)
                 store.withLock { $0 = cdn }
                 return cdn
             }
@@ -76,40 +76,4 @@ import Testing
         #expect(report.ran)
         return (report.objects, report.failed)
     }
-}
-
-/// A store whose Nth upload fails and whose deletes fail until told otherwise.
-final class StubbornCDN: CDNClient {
-    let store: any CDNClient
-    let failOn: Int
-    private let uploads = Mutex(0)
-    private let refusing = Mutex(true)
-
-    init(wrapping store: any CDNClient, failOnUpload: Int) {
-        self.store = store
-        failOn = failOnUpload
-    }
-
-    func deletesWork() { refusing.withLock { $0 = false } }
-
-    var maxAttachmentSize: Int64 { store.maxAttachmentSize }
-
-    func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws -> UploadedFile {
-        if uploads.withLock({ count in
-            count += 1
-            return count
-        }) == failOn {
-            throw CDNError(transient: false, "store refused")
-        }
-        return try await store.upload(file, key: key, progress: progress)
-    }
-
-    func delete(key: ObjectKey) async throws {
-        if refusing.withLock({ $0 }) { throw CDNError(transient: false, "delete refused") }
-        try await store.delete(key: key)
-    }
-
-    func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
-    func localPath(for key: ObjectKey) -> String? { store.localPath(for: key) }
-    func download(_ key: ObjectKey, to path: String) async throws { try await store.download(key, to: path) }
 }
