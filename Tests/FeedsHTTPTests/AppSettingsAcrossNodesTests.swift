@@ -10,25 +10,16 @@ import Testing
 /// guards, not measurements.
 @Suite struct AppSettingsAcrossNodesTests {
     /// Uploads `name` to `node` until the answer is `status`.
-    func waitUntil(
-        _ node: FeedsNode, server: TestServer, uploads name: String, answers status: Int, within limit: Duration = .seconds(60)
-    ) async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+    func waitUntil(_ node: FeedsNode, server: TestServer, uploads name: String, answers status: Int) async throws {
         var form = MultipartForm()
         form.add("file", fileName: name, Data("hello\n".utf8))
-        let token = try await server.token("alice")
-        while true {
+        let (token, body, contentType) = (try await server.token("alice"), form.data, form.contentType)
+        let url = "\(node.baseURL)/api/v2/uploads/file?api_key=\(server.apiKey)"
+        try await eventually("\(name) answering \(status) on the other node") {
             let reply = try await TestServer.send(
-                .POST, "\(node.baseURL)/api/v2/uploads/file?api_key=\(server.apiKey)", body: form.data,
-                headers: [("Stream-Auth-Type", "jwt"), ("Authorization", token), ("Content-Type", form.contentType)])
-            let elapsed = clock.now - start
-            if reply.status == status { return }
-            if elapsed > limit {
-                Issue.record("\(name) still got \(reply.status) after \(elapsed): \(reply.text)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
+                .POST, url, body: body,
+                headers: [("Stream-Auth-Type", "jwt"), ("Authorization", token), ("Content-Type", contentType)])
+            return reply.status == status
         }
     }
 
@@ -65,12 +56,12 @@ import Testing
             try await waitUntil(other, server: server, uploads: "c.bat", answers: 400)
 
             // Both listen again, on new connections, and hear the next change.
-            let deadline = ContinuousClock.now + .seconds(60)
-            var now = try await listeners(server)
-            while now.count < 2 || !Set(now).isDisjoint(with: killed), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                now = try await listeners(server)
+            let gone = killed
+            try await eventually("both nodes listening again") {
+                let now = try await listeners(server)
+                return now.count == 2 && Set(now).isDisjoint(with: gone)
             }
+            let now = try await listeners(server)
             #expect(now.count == 2 && Set(now).isDisjoint(with: killed), "listeners \(now) after killing \(killed)")
             killed = now
             try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["cmd"]}}"#)
@@ -90,13 +81,10 @@ import Testing
                 UPDATE app_settings SET version = version + 1,
                     file_upload_config = jsonb_set(file_upload_config, '{blocked_file_extensions}', '["exe"]')
                 """, logger: TestDatabase.logger)
-            let deadline = ContinuousClock.now + .seconds(60)  // a hang guard
-            var status = 201
-            while status != 400, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                status = try await server.upload("/uploads/file", as: "alice", form: form).status
+            let upload = form
+            try await eventually("the periodic reload") {
+                try await server.upload("/uploads/file", as: "alice", form: upload).status == 400
             }
-            #expect(status == 400)
         }
     }
 

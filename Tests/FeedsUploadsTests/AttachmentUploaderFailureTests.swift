@@ -1,4 +1,5 @@
 import FeedsCore
+import FeedsTestSupport
 import Foundation
 import Logging
 import Testing
@@ -98,12 +99,8 @@ import Testing
     }
 
     /// Polls `condition` every millisecond; two minutes is a hang guard, not a measurement.
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !condition() {
-            try #require(ContinuousClock.now < deadline, "condition not met within two minutes")
-            try await Task.sleep(for: .milliseconds(1))
-        }
+    private func waitUntil(_ condition: @escaping @Sendable () -> Bool) async throws {
+        try await eventually("the condition", every: .milliseconds(1)) { condition() }
     }
 }
 
