@@ -125,11 +125,14 @@ import Testing
                 try await server.api(.GET, "/app", as: nil).body["app"]["file_upload_config"]["blocked_file_extensions"]
                     == .array([]))
 
+            // A port held bound and not listening: no concurrent test's server can take it meanwhile.
+            let refusing = try ReservedLoopbackPort()
             let unreachable = try await FeedsExecutable.run(
                 [
-                    "app", "show", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--api-key", "k", "--api-secret",
+                    "app", "show", "--url", "http://127.0.0.1:\(refusing.port)", "--api-key", "k", "--api-secret",
                     TestServer.apiSecret,
                 ])
+            refusing.release()
             #expect(unreachable.status != 0)
             #expect(unreachable.stderr.contains("cannot reach the server"), "\(unreachable.stderr)")
         }
