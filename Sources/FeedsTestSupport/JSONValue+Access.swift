@@ -1,4 +1,5 @@
 import FeedsCore
+import Foundation
 
 /// Terse reads of response bodies in tests: `body["activity"]["id"].string`.
 extension JSONValue {
@@ -16,4 +17,6 @@ extension JSONValue {
     public var array: [JSONValue] { if case .array(let value) = self { value } else { [] } }
     public var object: JSONObject? { if case .object(let value) = self { value } else { nil } }
     public var isNull: Bool { self == .null }
+    /// A response's time: an integer of nanoseconds since 1970, as Stream sends times.
+    public var time: Date? { if case .number = self { WireTime.date(from: self) } else { nil } }
 }

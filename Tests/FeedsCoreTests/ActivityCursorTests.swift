@@ -8,7 +8,8 @@ import Testing
         ActivityCursor(micros: 1_714_564_800_123_456, id: "a1", direction: .older),
         ActivityCursor(micros: 0, id: "x", direction: .newer),
         ActivityCursor(micros: -1, id: "before-1970", direction: .older),
-        ActivityCursor(micros: .max, id: "id|with|pipes", direction: .newer),
+        ActivityCursor(micros: WireTime.microseconds.upperBound, id: "id|with|pipes", direction: .newer),
+        ActivityCursor(micros: WireTime.microseconds.lowerBound, id: "year-1", direction: .older),
         ActivityCursor(micros: 42, id: "ünïcødé ✓", direction: .older),
         // Bytes whose standard base64 holds '+' and '/', and a length that needs padding.
         ActivityCursor(micros: 7, id: "?~>>?~", direction: .newer),
@@ -63,6 +64,8 @@ import Testing
         encode("n|five|a"),  // micros not a number
         encode("n||a"),
         encode("n|99999999999999999999|a"),  // micros overflow Int64
+        encode("n|9223372036854775807|a"),  // past 2262: its nanoseconds would overflow
+        encode("n|-9223372036854775808|a"),
         encode("n|1.5|a"),
         Data([0x6E, 0x7C, 0x31, 0x7C, 0xFF, 0xFE]).base64EncodedString(),  // not UTF-8
     ]

@@ -23,7 +23,7 @@ import Testing
             let reply = try await server.api(.POST, "/feeds/activities", as: "alice", json: body)
             #expect(reply.status == 201, "\(reply.text)")
             #expect(reply.headers["Content-Type"].first == "application/json; charset=utf-8")
-            let decoded = try RFC3339DateTranscoder.decoder.decode(Components.Schemas.AddActivityResponse.self, from: reply.data)
+            let decoded = try JSONDecoder().decode(Components.Schemas.AddActivityResponse.self, from: reply.data)
             #expect(decoded.activity.text == "tab\t \"quoted\" ✓" && decoded.activity.user.id == "alice")
             #expect(decoded.activity.custom.additionalProperties["n"]?.value as? Double == 1.5)
 

@@ -38,13 +38,13 @@ import Testing
             let feed = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: "alice", json: #"{"limit":25}"#)
             #expect(feed.status == 201, "\(feed.text)")
             #expect(feed.headers["Content-Type"].first == "application/json; charset=utf-8")
-            let decoded = try RFC3339DateTranscoder.decoder.decode(Components.Schemas.GetOrCreateFeedResponse.self, from: feed.data)
+            let decoded = try JSONDecoder().decode(Components.Schemas.GetOrCreateFeedResponse.self, from: feed.data)
             #expect(decoded.activities.map(\.id) == ids.reversed())
             #expect(decoded.feed.feed == "user:alice" && decoded.feed.activityCount == 2 && !decoded.created)
 
             let query = try await server.api(.POST, "/feeds/activities/query", as: "alice", json: #"{"limit":1}"#)
             #expect(query.status == 201, "\(query.text)")
-            let page = try RFC3339DateTranscoder.decoder.decode(Components.Schemas.QueryActivitiesResponse.self, from: query.data)
+            let page = try JSONDecoder().decode(Components.Schemas.QueryActivitiesResponse.self, from: query.data)
             #expect(page.activities.map(\.id) == [ids[1]] && page.next != nil && page.prev == nil)
 
             // Each activity as GET /feeds/activities/{id} (a generated handler) shows it.

@@ -63,9 +63,11 @@ import Testing
                 description: "about \"me\"",
                 custom: ["pinned": .bool(true), "rank": .number(3)], createdBy: user, activityCount: 12,
                 createdAt: Self.now, updatedAt: Self.now.addingTimeInterval(1))
-            var feedWriter = JSONWriter()
-            feedWriter.feed(feed)
-            #expect(try Self.parse(feedWriter) == (try Self.reference(try Self.feedResponse(feed))))
+            for viewer in [Principal.server, .user(user.id), .user("someone-else")] {
+                var feedWriter = JSONWriter()
+                feedWriter.feed(feed, viewer: viewer)
+                #expect(try Self.parse(feedWriter) == (try Self.reference(try Self.feedResponse(feed, viewer: viewer))))
+            }
         }
     }
 
@@ -123,10 +125,10 @@ import Testing
 
     /// The feed as the generated type; no route sends it but `FeedPageRoutes`, so this is its
     /// reference.
-    static func feedResponse(_ feed: Feed) throws -> Components.Schemas.FeedResponse {
+    static func feedResponse(_ feed: Feed, viewer: Principal) throws -> Components.Schemas.FeedResponse {
         Components.Schemas.FeedResponse(
             activityCount: Int32(clamping: feed.activityCount),
-            createdAt: feed.createdAt,
+            createdAt: WireTime.nanoseconds(feed.createdAt),
             createdBy: try Wire.user(feed.createdBy),
             custom: .init(additionalProperties: try FreeForm.containers(feed.custom)),
             description: feed.description,
@@ -137,8 +139,9 @@ import Testing
             id: feed.id.id,
             memberCount: 0,
             name: feed.name,
+            ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id).map { .init(rawValue: $0)! },
             pinCount: 0,
-            updatedAt: feed.updatedAt
+            updatedAt: WireTime.nanoseconds(feed.updatedAt)
         )
     }
 
@@ -163,15 +166,10 @@ import Testing
         return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 
-    /// What the generated handlers send: the runtime's encoder with our date transcoder.
+    /// What the generated handlers send: the runtime's encoder, compact.
     static func reference(_ value: some Encodable) throws -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let transcoder = RFC3339DateTranscoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(try transcoder.encode(date))
-        }
         return try read(try encoder.encode(value))
     }
 }

@@ -9,7 +9,7 @@ import Testing
             try await server.addActivity(as: "alice", feeds: ["user:alice"], type: "post")
             try await server.addActivity(as: "bob", feeds: ["user:bob"], type: "like")
             let middle = try #require(
-                try await server.addActivity(as: "carol", feeds: ["user:carol", "room:x"], type: "post")["created_at"].string)
+                try await server.addActivity(as: "carol", feeds: ["user:carol", "room:x"], type: "post")["created_at"].time)
             try await server.addActivity(as: "alice", feeds: ["room:x"], type: "share")
 
             func ids(_ filter: String) async throws -> [String] {
@@ -23,8 +23,12 @@ import Testing
             #expect(try await ids(#"{"user_id":{"$in":["bob","carol"]}}"#) == ["carol", "bob"])
             #expect(try await ids(#"{"type":{"$eq":"post"}}"#) == ["carol", "alice"])
             #expect(try await ids(#"{"type":{"$in":["like","share"]}}"#) == ["alice", "bob"])
-            #expect(try await ids(#"{"created_at":{"$gte":"\#(middle)"}}"#) == ["alice", "carol"])
-            #expect(try await ids(#"{"created_at":{"$lt":"\#(middle)"}}"#) == ["bob", "alice"])
+            // Times as Stream sends them (nanoseconds) and as SDKs may send them (RFC 3339).
+            let nanos = WireTime.nanoseconds(middle), text = RFC3339.string(from: middle)
+            #expect(try await ids(#"{"created_at":{"$gte":\#(nanos)}}"#) == ["alice", "carol"])
+            #expect(try await ids(#"{"created_at":{"$lt":\#(nanos)}}"#) == ["bob", "alice"])
+            #expect(try await ids(#"{"created_at":{"$gte":"\#(text)"}}"#) == ["alice", "carol"])
+            #expect(try await ids(#"{"created_at":{"$gt":"\#(text)"}}"#) == ["alice"])
 
             let bad = try await server.api(.POST, "/feeds/activities/query", as: nil, json: #"{"filter":{"text":{"$eq":"x"}}}"#)
             expectAPIError(bad, status: 400, code: 4, field: "filter.text")

@@ -45,22 +45,10 @@ public struct ActivityCursor: Sendable, Hashable {
         }
         let parts = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let direction = Direction(rawValue: String(parts[0])), direction == expected,
-            let micros = Int64(parts[1]), !parts[2].isEmpty
+            let micros = Int64(parts[1]), WireTime.microseconds.contains(micros), !parts[2].isEmpty
         else {
             throw .input("\(field) is not a valid cursor", field: field)
         }
         self.init(micros: micros, id: String(parts[2]), direction: direction)
-    }
-}
-
-extension Date {
-    /// Whole microseconds since 1970, rounded as Postgres stores timestamps.
-    public var microsecondsSince1970: Int64 {
-        Int64((timeIntervalSince1970 * 1_000_000).rounded())
-    }
-
-    /// A date from microseconds since 1970.
-    public init(microsecondsSince1970 micros: Int64) {
-        self.init(timeIntervalSince1970: Double(micros) / 1_000_000)
     }
 }

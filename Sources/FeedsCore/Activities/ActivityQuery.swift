@@ -2,11 +2,6 @@ import Foundation
 
 /// What QueryActivities and feed reads ask for: filters, a page size and a cursor.
 public struct ActivityQuery: Sendable, Hashable {
-    /// A bound on `created_at`.
-    public enum TimeBound: Sendable, Hashable {
-        case greaterThan(Date), greaterOrEqual(Date), lessThan(Date), lessOrEqual(Date)
-    }
-
     /// Only these activities (a lookup by id).
     public var ids: [String]?
     public var feeds: [String]?

@@ -27,6 +27,15 @@ public protocol ActivityStore: Sendable {
     /// A feed, created with `creatorID` as its owner when missing (without one, a missing feed is an input error).
     func getOrCreateFeed(_ id: FeedID, creatorID: String?, logger: Logger) async throws -> (feed: Feed, created: Bool)
 
+    /// A page of feeds in the query's order.
+    func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage
+
+    /// The feeds among `ids` that exist, in no order.
+    func feeds(_ ids: [FeedID], logger: Logger) async throws -> [Feed]
+
+    /// The users a query selects, in its order.
+    func queryUsers(_ query: UserQuery, logger: Logger) async throws -> [User]
+
     /// Creates or replaces users.
     func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User]
 }

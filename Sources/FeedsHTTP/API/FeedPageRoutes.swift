@@ -3,10 +3,10 @@ import FeedsCore
 import HTTPTypes
 import Hummingbird
 
-/// The two operations that answer with pages of activities, GetOrCreateFeed and QueryActivities,
-/// routed here instead of through the generated handlers so that `JSONWriter` writes their
-/// replies. The rest is as on the generated routes (`HandWrittenRoute`): the middlewares are the
-/// same, errors are rendered the same way. The work is the API's (`feedPage`, `activityPage`).
+/// The operations that answer with pages of activities or lists of feeds, GetOrCreateFeed,
+/// QueryActivities and QueryFeeds, routed here instead of through the generated handlers so that
+/// `JSONWriter` writes their replies. The rest is as on the generated routes (`HandWrittenRoute`): the middlewares are the
+/// same, errors are rendered the same way. The work is the API's (`feedPage`, `activityPage`, `feedsPage`).
 /// `FeedPageTests` holds the replies to the reference's response types.
 struct FeedPageRoutes<Store: ActivityStore> {
     let api: FeedsAPIImplementation<Store>
@@ -15,10 +15,11 @@ struct FeedPageRoutes<Store: ActivityStore> {
 
     static var getOrCreateFeed: String { "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}" }
     static var queryActivities: String { "/api/v2/feeds/activities/query" }
+    static var queryFeeds: String { "/api/v2/feeds/feeds/query" }
 
     /// The routes whose generated handlers `RecordingTransport` keeps off the router.
     static var routes: [(method: HTTPRequest.Method, path: String)] {
-        [(.post, getOrCreateFeed), (.post, queryActivities)]
+        [(.post, getOrCreateFeed), (.post, queryActivities), (.post, queryFeeds)]
     }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -32,13 +33,14 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let result = try await api.feedPage(
                 group: try HandWrittenRoute.parameter("feed_group_id", context),
                 id: try HandWrittenRoute.parameter("feed_id", context), body, request: scope)
+            let viewer = try scope.viewer(named: body.userId ?? body.user?.id)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
                 json.page(result.page, urls: api.uploads.urls)
                 json.emptyArray("aggregated_activities")
                 json.field("created", result.created)
                 json.key("feed")
-                json.feed(result.feed)
+                json.feed(result.feed, viewer: viewer)
                 json.emptyArray("followers")
                 json.emptyArray("following")
                 json.emptyArray("members")
@@ -55,6 +57,21 @@ struct FeedPageRoutes<Store: ActivityStore> {
             var json = JSONWriter(capacity: 1024 + 1536 * page.activities.count)
             json.object { json in
                 json.page(page, urls: api.uploads.urls)
+                json.field("duration", scope.duration)
+            }
+            return HandWrittenRoute.created(json.buffer)
+        }
+        router.post(.init(Self.queryFeeds)) { request, _ in
+            let body = try await HandWrittenRoute.decode(
+                Components.Schemas.QueryFeedsRequest.self, from: request, limit: bodyLimit)
+            let scope = try api.request
+            let page = try await api.feedsPage(body, request: scope)
+            var json = JSONWriter(capacity: 512 + 1024 * page.feeds.count)
+            json.object { json in
+                json.key("feeds")
+                json.array(page.feeds) { $0.feed($1, viewer: scope.principal) }
+                json.field("next", page.next?.token)
+                json.field("prev", page.prev?.token)
                 json.field("duration", scope.duration)
             }
             return HandWrittenRoute.created(json.buffer)

@@ -41,26 +41,4 @@ extension FeedsAPIImplementation {
         )
         return (feed, created, page)
     }
-
-    func updateUsers(_ input: Operations.UpdateUsers.Input) async throws -> Operations.UpdateUsers.Output {
-        let request = try request
-        guard request.principal == .server else { throw FeedsError.notAllowed("only a server token may update users") }
-        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let inputs = try body.users.additionalProperties.sorted { $0.key < $1.key }.map { key, user in
-            guard key == user.id, !user.id.isEmpty, user.id.utf8.count <= 255 else {
-                throw FeedsError.input("users must be keyed by their id (\"\(key)\" holds \"\(user.id)\")", field: "users.\(key)")
-            }
-            return UserInput(
-                id: user.id, name: user.name, image: user.image, role: user.role, language: user.language, teams: user.teams,
-                custom: try user.custom.map { try recode($0) }
-            )
-        }
-        let users = try await store.upsertUsers(inputs, logger: request.logger)
-        let byID = try Dictionary(uniqueKeysWithValues: users.map { ($0.id, try Wire.fullUser($0)) })
-        return .created(
-            .init(
-                body: .json(
-                    .init(duration: request.duration, membershipDeletionTaskId: "", users: .init(additionalProperties: byID))))
-        )
-    }
 }

@@ -42,4 +42,10 @@ struct AuthenticatedRequest {
         }
         return user
     }
+
+    /// Whose `own_*` fields a read shows: a user token's user; for the server, the user it names,
+    /// or the server itself.
+    func viewer(named userID: String?) throws -> Principal {
+        try principal.actingUser(requested: userID).map(Principal.user) ?? .server
+    }
 }

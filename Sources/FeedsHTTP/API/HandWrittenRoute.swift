@@ -28,7 +28,7 @@ enum HandWrittenRoute {
         {
             return body
         }
-        return try RFC3339DateTranscoder.decoder.decode(Body.self, from: Data(buffer.readableBytesView))
+        return try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
     }
 
     /// `type/subtype` of a Content-Type, without its parameters, in the case it came in (compare

@@ -51,9 +51,9 @@ public func buildApplication(
         configuration, client: client, settings: settings, cdn: wrapCDN.map { $0(backend.client) } ?? backend.client,
         purge: { hot.purge($0.rawValue) }, logger: logger)
 
-    // Compact JSON: responses are for programs, and pretty-printing costs time on every read.
-    let openAPIConfiguration = Configuration(
-        dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes])
+    // Compact JSON: responses are for programs, and pretty-printing costs time on every read. No
+    // generated type holds a Date: times are integers on the wire (`WireTime`).
+    let openAPIConfiguration = Configuration(jsonEncodingOptions: [.withoutEscapingSlashes])
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: MetricsMiddleware())

@@ -94,7 +94,8 @@ extension JSONWriter {
         }
     }
 
-    mutating func feed(_ feed: Feed) {
+    /// A feed with what `viewer` may do with it (`own_capabilities`).
+    mutating func feed(_ feed: Feed, viewer: Principal) {
         object { json in
             json.field("activity_count", Int(Int32(clamping: feed.activityCount)))
             json.field("created_at", feed.createdAt)
@@ -110,6 +111,8 @@ extension JSONWriter {
             json.field("id", feed.id.id)
             json.field("member_count", 0)
             json.field("name", feed.name)
+            json.key("own_capabilities")
+            json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id))
             json.field("pin_count", 0)
             json.field("updated_at", feed.updatedAt)
         }

@@ -113,11 +113,9 @@ struct JSONWriter {
         buffer.writeStaticString(value ? "true" : "false")
     }
 
-    /// RFC 3339 with microseconds, as `RFC3339DateTranscoder` sends times.
+    /// A time as Stream sends it: an integer of nanoseconds since 1970 (`WireTime`).
     mutating func date(_ value: Date) {
-        buffer.writeInteger(UInt8(ascii: "\""))
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: RFC3339.length) { RFC3339.write(value, to: $0) }
-        buffer.writeInteger(UInt8(ascii: "\""))
+        buffer.writeString(String(WireTime.nanoseconds(value)))
     }
 
     /// Custom data and attachment payloads, as `JSONValue.text` writes them for PostgreSQL.

@@ -13,10 +13,10 @@ enum Wire {
             collections: .init(),
             commentCount: 0,
             comments: [],
-            createdAt: activity.createdAt,
+            createdAt: WireTime.nanoseconds(activity.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(activity.custom)),
-            deletedAt: activity.deletedAt,
-            editedAt: activity.editedAt,
+            deletedAt: activity.deletedAt.map(WireTime.nanoseconds),
+            editedAt: activity.editedAt.map(WireTime.nanoseconds),
             feeds: activity.feeds,
             filterTags: [],
             hidden: false,
@@ -36,7 +36,7 @@ enum Wire {
             shareCount: 0,
             text: activity.text,
             _type: activity.type,
-            updatedAt: activity.updatedAt,
+            updatedAt: WireTime.nanoseconds(activity.updatedAt),
             user: try user(activity.user),
             visibility: .init(rawValue: activity.visibility.rawValue) ?? ._public,
             visibilityTag: activity.visibilityTag
@@ -47,7 +47,7 @@ enum Wire {
         Components.Schemas.UserResponse(
             banned: false,
             blockedUserIds: [],
-            createdAt: user.createdAt,
+            createdAt: WireTime.nanoseconds(user.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(user.custom)),
             id: user.id,
             image: user.image,
@@ -58,7 +58,7 @@ enum Wire {
             role: user.role,
             shadowBanned: false,
             teams: user.teams,
-            updatedAt: user.updatedAt
+            updatedAt: WireTime.nanoseconds(user.updatedAt)
         )
     }
 
@@ -67,7 +67,7 @@ enum Wire {
             banned: false,
             blockedUserIds: [],
             channelMutes: [],
-            createdAt: user.createdAt,
+            createdAt: WireTime.nanoseconds(user.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(user.custom)),
             devices: [],
             id: user.id,
@@ -84,7 +84,7 @@ enum Wire {
             unreadChannels: 0,
             unreadCount: 0,
             unreadThreads: 0,
-            updatedAt: user.updatedAt
+            updatedAt: WireTime.nanoseconds(user.updatedAt)
         )
     }
 }

@@ -64,18 +64,11 @@ extension PostgresActivityStore {
     }
 }
 
-/// A feed and its creator, read on every feed page: prepared. The count reads the feed index
-/// alone, since deleted activities leave it.
+/// A feed and its creator, read on every feed page: prepared.
 struct StoredFeed: PostgresPreparedStatement {
     typealias Row = Feed
     static let name = "StoredFeed"
-
-    static let sql = """
-        SELECT f.name, f.description, f.custom::text, f.created_at, f.updated_at,
-               (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid),
-               u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
-        FROM feeds f JOIN users u ON u.id = f.created_by WHERE f.fid = $1
-        """
+    static let sql = "SELECT \(FeedRow.columns) \(FeedRow.from) WHERE f.fid = $1"
 
     let id: FeedID
 
@@ -87,12 +80,6 @@ struct StoredFeed: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Feed {
         var columns = RowReader(row)
-        let name: String = try columns.next(), description: String = try columns.next()
-        let custom = try JSONText.object(try columns.next())
-        let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
-        let activityCount: Int64 = try columns.next()
-        return Feed(
-            id: id, name: name, description: description, custom: custom, createdBy: try UserRow.user(&columns),
-            activityCount: Int(activityCount), createdAt: createdAt, updatedAt: updatedAt)
+        return try FeedRow.feed(&columns)
     }
 }

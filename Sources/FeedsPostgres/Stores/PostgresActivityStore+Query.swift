@@ -59,17 +59,12 @@ extension PostgresActivityStore {
         if let userIDs = query.userIDs { sql += " AND a.user_id = ANY(\(try bind(userIDs)))" }
         if let types = query.types { sql += " AND a.type = ANY(\(try bind(types)))" }
         for bound in query.createdAt {
-            switch bound {
-            case .greaterThan(let date): sql += " AND a.created_at > \(try bind(date))"
-            case .greaterOrEqual(let date): sql += " AND a.created_at >= \(try bind(date))"
-            case .lessThan(let date): sql += " AND a.created_at < \(try bind(date))"
-            case .lessOrEqual(let date): sql += " AND a.created_at <= \(try bind(date))"
-            }
+            sql += " AND a.created_at \(bound.comparison) \(SQLTime.microseconds(try bind(bound.date.microsecondsSince1970)))"
         }
         var order = "DESC"
         if let cursor = query.cursor {
             // Exact microseconds: integer arithmetic, so a cursor never lands beside its activity.
-            let time = "(timestamptz 'epoch' + \(try bind(cursor.micros)) * interval '1 microsecond')"
+            let time = SQLTime.microseconds(try bind(cursor.micros))
             let comparison = cursor.direction == .older ? "<" : ">"
             sql += " AND (\(key.time), \(key.id)) \(comparison) (\(time), \(try bind(cursor.id)))"
             if cursor.direction == .newer { order = "ASC" }

@@ -1,0 +1,27 @@
+import FeedsCore
+import Foundation
+import PostgresNIO
+
+/// The columns a feed is read from, with its creator, and the feed they make. The count reads
+/// the feed index alone, since deleted activities leave it.
+enum FeedRow {
+    static let columns = """
+        f.group_id, f.feed_id, f.name, f.description, f.custom::text, f.created_at, f.updated_at,
+        (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid),
+        u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
+        """
+    static let from = "FROM feeds f JOIN users u ON u.id = f.created_by"
+
+    /// The feed in the next columns of a row, in the order of `columns`.
+    static func feed(_ columns: inout RowReader) throws -> Feed {
+        let group: String = try columns.next(), id: String = try columns.next()
+        let name: String = try columns.next(), description: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
+        let activityCount: Int64 = try columns.next()
+        return Feed(
+            id: try FeedID(group: group, id: id, field: "feed"), name: name, description: description, custom: custom,
+            createdBy: try UserRow.user(&columns), activityCount: Int(activityCount), createdAt: createdAt,
+            updatedAt: updatedAt)
+    }
+}

@@ -1,0 +1,116 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// QueryFeeds, OwnBatch's feed lookup and QueryUsers: the reads that list feeds and users
+/// rather than activities.
+extension PostgresActivityStore {
+    public func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage {
+        var feeds: [(micros: Int64, feed: Feed)] = []
+        for try await row in try await client.query(try Self.sql(for: query), logger: logger) {
+            var columns = RowReader(row)
+            let micros: Int64 = try columns.next()
+            feeds.append((micros, try FeedRow.feed(&columns)))
+        }
+        let forward = query.cursor?.forward ?? true
+        let hasMore = feeds.count > query.limit
+        if hasMore { feeds.removeLast() }
+        if !forward { feeds.reverse() }
+        guard let first = feeds.first, let last = feeds.last else { return FeedPage(feeds: [], next: nil, prev: nil) }
+        // Past a cursor, the side we came from always has feeds; the far side has them when the page overflowed.
+        let moreAfter = !forward || hasMore
+        let moreBefore = query.cursor != nil && (forward || hasMore)
+        func cursor(_ edge: (micros: Int64, feed: Feed), forward: Bool) -> FeedCursor {
+            FeedCursor(
+                forward: forward, sort: query.sort, ascending: query.ascending, micros: edge.micros,
+                fid: edge.feed.id.description)
+        }
+        return FeedPage(
+            feeds: feeds.map(\.feed),
+            next: moreAfter ? cursor(last, forward: true) : nil,
+            prev: moreBefore ? cursor(first, forward: false) : nil)
+    }
+
+    /// The SELECT for a feed query: the sort time in exact microseconds first, then a feed row.
+    static func sql(for query: FeedQuery) throws -> PostgresQuery {
+        var binds = PostgresBindings()
+        func bind<Value: PostgresEncodable>(_ value: Value) throws -> String {
+            try binds.append(value)
+            return "$\(binds.count)"
+        }
+        let time = "f.\(query.sort.rawValue)"
+        var sql = "SELECT (extract(epoch FROM \(time)) * 1000000)::int8, \(FeedRow.columns) \(FeedRow.from) WHERE true"
+        if let fids = query.fids { sql += " AND f.fid = ANY(\(try bind(fids)))" }
+        if let groups = query.groupIDs { sql += " AND f.group_id = ANY(\(try bind(groups)))" }
+        if let ids = query.ids { sql += " AND f.feed_id = ANY(\(try bind(ids)))" }
+        if let creators = query.createdByIDs { sql += " AND f.created_by = ANY(\(try bind(creators)))" }
+        for bound in query.createdAt {
+            sql += " AND f.created_at \(bound.comparison) \(SQLTime.microseconds(try bind(bound.date.microsecondsSince1970)))"
+        }
+        // Reading backwards (`prev`) walks the order reversed, and the page is turned around after.
+        let forward = query.cursor?.forward ?? true
+        let ascending = query.ascending == forward
+        if let cursor = query.cursor {
+            let edge = SQLTime.microseconds(try bind(cursor.micros))
+            sql += " AND (\(time), f.fid) \(ascending ? ">" : "<") (\(edge), \(try bind(cursor.fid)))"
+        }
+        let order = ascending ? "ASC" : "DESC"
+        sql += " ORDER BY \(time) \(order), f.fid \(order) LIMIT \(try bind(query.limit + 1))"
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    public func feeds(_ ids: [FeedID], logger: Logger) async throws -> [Feed] {
+        let rows = try await client.query(
+            "SELECT \(unescaped: FeedRow.columns) \(unescaped: FeedRow.from) WHERE f.fid = ANY(\(ids.map(\.description)))",
+            logger: logger)
+        var feeds: [Feed] = []
+        for try await row in rows {
+            var columns = RowReader(row)
+            feeds.append(try FeedRow.feed(&columns))
+        }
+        return feeds
+    }
+
+    public func queryUsers(_ query: UserQuery, logger: Logger) async throws -> [User] {
+        try await UserRow.users(try await client.query(try Self.sql(for: query), logger: logger))
+    }
+
+    /// The SELECT for a user query.
+    static func sql(for query: UserQuery) throws -> PostgresQuery {
+        var binds = PostgresBindings()
+        func bind<Value: PostgresEncodable>(_ value: Value) throws -> String {
+            try binds.append(value)
+            return "$\(binds.count)"
+        }
+        var sql = "SELECT \(UserRow.columns) FROM users WHERE true"
+        if let ids = query.ids { sql += " AND id = ANY(\(try bind(ids)))" }
+        if let prefix = query.idPrefix { sql += " AND starts_with(id, \(try bind(prefix)))" }
+        if let names = query.names { sql += " AND name = ANY(\(try bind(names)))" }
+        if let prefix = query.nameWordPrefix {
+            // A word of the name starts with the text: at the start, or after a space.
+            let pattern = try bind(likeEscaped(prefix.lowercased()))
+            sql += " AND (lower(name) LIKE \(pattern) || '%' OR lower(name) LIKE '% ' || \(pattern) || '%')"
+        }
+        if let roles = query.roles { sql += " AND role = ANY(\(try bind(roles)))" }
+        for (column, bounds) in [("created_at", query.createdAt), ("updated_at", query.updatedAt)] {
+            for bound in bounds {
+                sql += " AND \(column) \(bound.comparison) \(SQLTime.microseconds(try bind(bound.date.microsecondsSince1970)))"
+            }
+        }
+        let order = query.sort.map { "\($0.field.rawValue) \($0.ascending ? "ASC" : "DESC") NULLS LAST" }
+        sql += " ORDER BY \((order + ["id ASC"]).joined(separator: ", "))"
+        sql += " LIMIT \(try bind(query.limit)) OFFSET \(try bind(query.offset))"
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    /// `text` matched literally by LIKE: its `%`, `_` and `\` escaped.
+    static func likeEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
