@@ -5,6 +5,8 @@ set -euo pipefail
 need=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+# scripts/sdk-conformance.sh puts Stream's Python SDK in a venv (Debian splits venv off python3).
+python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 # FeedsMedia: libmagic sniffs types, libvips reads image headers (SwiftPM finds vips through pkg-config).
 [ -f /usr/include/magic.h ] || need+=(libmagic-dev)
 [ -f /usr/include/vips/vips.h ] || need+=(libvips-dev)

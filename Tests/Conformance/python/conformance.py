@@ -1,0 +1,104 @@
+"""Stream's Python SDK against a running Feeds server: runs every step of steps_*.py, prints
+`ok NAME` or `FAIL NAME: reason` for each, and writes "PASSED FAILED" to $FEEDS_SDK_COUNTS.
+scripts/sdk-conformance.sh starts the server and sets the environment:
+FEEDS_SDK_BASE_URL, FEEDS_SDK_API_KEY, FEEDS_SDK_API_SECRET, FEEDS_SDK_PASS (a label)."""
+
+import os
+import sys
+import tempfile
+import uuid
+import warnings
+
+from getstream import Stream
+from getstream.exceptions import StreamApiException
+
+# The step modules register their steps on import, in this order; a new feature (follows,
+# reactions, comments, real-time) adds a steps_<feature>.py and its import here.
+import steps_users  # noqa: F401
+import steps_uploads  # noqa: F401
+import steps_activities  # noqa: F401
+import steps_feeds  # noqa: F401
+import steps_errors  # noqa: F401
+from support import STEPS, png
+
+
+class Made(dict):
+    """What earlier steps made, by name; a missing entry says so, instead of a bare KeyError."""
+
+    def __missing__(self, key):
+        raise AssertionError(f"an earlier step did not make {key!r}")
+
+
+class Run:
+    """What the steps share: the client, the test users and files, and what earlier steps made."""
+
+    def __init__(self, base_url, api_key, api_secret, directory):
+        self.base_url, self.api_key, self.api_secret = base_url, api_key, api_secret
+        self.client = Stream(api_key=api_key, api_secret=api_secret, base_url=base_url)
+        suffix = uuid.uuid4().hex[:8]
+        self.alice, self.bob = f"alice-{suffix}", f"bob-{suffix}"
+        self.alice_feed, self.bob_feed = f"user:{self.alice}", f"user:{self.bob}"
+        self.bytes = {
+            "notes.txt": b"Notes for the SDK conformance run.\n",
+            "spare.txt": b"A file that is deleted again.\n",
+            "gradient.png": png(8, 6),
+            "spare.png": png(6, 8),
+            "setup.exe": b"MZ not really a program\n",
+        }
+        self.files = {}
+        for name, content in self.bytes.items():
+            path = os.path.join(directory, name)
+            with open(path, "wb") as file:
+                file.write(content)
+            self.files[name] = path
+        self.urls, self.activities, self.notes = Made(), Made(), []
+
+
+def reason(error):
+    """One line saying why a step failed, with what the server answered when there is a reply."""
+    if isinstance(error, StreamApiException):
+        body = (error.raw_response_body or "")[:300]
+        if error.status_code < 400:
+            return f"the SDK could not decode the {error.status_code} reply ({error.__cause__!r}): {body}"
+        return f"{error} (body: {body})"
+    if isinstance(error, AssertionError):
+        return str(error)
+    # getstream 7.0.0 turns a 2xx reply it cannot decode into a KeyError raised while building
+    # its exception (the body has no `code`); the decode error it was handling says what is wrong.
+    if error.__context__ is not None and not isinstance(error.__context__, StreamApiException):
+        cause = error.__context__
+        return f"the SDK could not decode the reply: {type(cause).__name__}: {cause}"
+    return f"{type(error).__name__}: {error}"
+
+
+def main():
+    # dataclasses_json warns of every missing required field; check_decoded reports them per step.
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module="dataclasses_json")
+    label = os.environ.get("FEEDS_SDK_PASS", "")
+    prefix = f"[{label}] " if label else ""
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as directory:
+        run = Run(
+            os.environ["FEEDS_SDK_BASE_URL"],
+            os.environ["FEEDS_SDK_API_KEY"],
+            os.environ["FEEDS_SDK_API_SECRET"],
+            directory,
+        )
+        for function in STEPS:
+            try:
+                function(run)
+            except Exception as error:  # a step fails by any exception; the run goes on
+                failed += 1
+                print(f"FAIL {prefix}{function.__name__}: {reason(error)[:800]}", flush=True)
+            else:
+                passed += 1
+                print(f"ok {prefix}{function.__name__}", flush=True)
+    counts = os.environ.get("FEEDS_SDK_COUNTS")
+    if counts:
+        with open(counts, "w") as file:
+            file.write(f"{passed} {failed}\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

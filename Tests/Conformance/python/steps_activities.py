@@ -1,0 +1,157 @@
+"""Steps: activities with attachments, reads, queries with pagination, updates, deletes."""
+
+from datetime import datetime, timedelta, timezone
+
+from getstream.models import Attachment
+
+from support import check_activity, check_decoded, expect_api_error, expect_equal, fetch, page_through, step
+
+
+@step
+def activity_add_with_attachments(run):
+    response = run.client.feeds.add_activity(
+        type="post",
+        feeds=[run.alice_feed],
+        text="Hello with files",
+        user_id=run.alice,
+        custom={"mood": "sunny"},
+        attachments=[
+            Attachment(custom={"caption": "a gradient"}, type="image", image_url=run.urls["image"]),
+            # Without custom: the SDK's model needs the argument, None leaves it off the wire.
+            Attachment(custom=None, type="file", asset_url=run.urls["file"], title="notes.txt"),
+        ],
+    )
+    check_decoded(response.data)
+    activity = response.data.activity
+    check_activity(activity, "the activity")
+    expect_equal((activity.type, activity.text), ("post", "Hello with files"), "type and text")
+    expect_equal(activity.user.id, run.alice, "user id")
+    expect_equal(activity.feeds, [run.alice_feed], "feeds")
+    expect_equal(activity.custom, {"mood": "sunny"}, "custom")
+    image, file = activity.attachments
+    expect_equal(image.custom, {"caption": "a gradient"}, "the image attachment's custom")
+    expect_equal(file.custom, {}, "the file attachment's custom (none sent)")
+    expect_equal((image.original_width, image.original_height), (8, 6), "the image's size")
+    expect_equal(fetch(image.image_url), run.bytes["gradient.png"], "bytes at the attachment's image_url")
+    expect_equal(fetch(file.asset_url), run.bytes["notes.txt"], "bytes at the attachment's asset_url")
+    run.activities["with files"] = activity
+
+
+@step
+def activity_add_plain(run):
+    response = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="Just text", user_id=run.alice)
+    check_decoded(response.data)
+    activity = response.data.activity
+    check_activity(activity, "the activity")
+    expect_equal(activity.text, "Just text", "text")
+    expect_equal((activity.custom, activity.attachments), ({}, []), "custom and attachments")
+    run.activities["plain"] = activity
+
+
+@step
+def activity_get(run):
+    added = run.activities["with files"]
+    response = run.client.feeds.get_activity(id=added.id)
+    check_decoded(response.data)
+    activity = response.data.activity
+    expect_equal((activity.id, activity.text), (added.id, added.text), "id and text")
+    expect_equal(activity.created_at, added.created_at, "created_at, read back")
+    expect_equal(fetch(activity.attachments[0].image_url), run.bytes["gradient.png"], "bytes at image_url")
+    expect_equal(fetch(activity.attachments[1].asset_url), run.bytes["notes.txt"], "bytes at asset_url")
+
+
+@step
+def activities_query_pages(run):
+    # Five notes in bob's feed, newest first: three pages of at most two, each once.
+    for number in range(5):
+        note = run.client.feeds.add_activity(type="note", feeds=[run.bob_feed], text=f"note {number}", user_id=run.bob)
+        run.notes.insert(0, note.data.activity.id)
+    pages = page_through(
+        lambda cursor: run.client.feeds.query_activities(
+            filter={"feeds": {"$in": [run.bob_feed]}}, limit=2, next=cursor
+        ).data
+    )
+    expect_equal([len(page) for page in pages], [2, 2, 1], "page sizes")
+    expect_equal(sum(pages, []), run.notes, "ids over all pages, newest first")
+
+
+@step
+def activities_query_by_user_and_type(run):
+    data = run.client.feeds.query_activities(filter={"user_id": run.bob, "type": "note"}, limit=10).data
+    check_decoded(data)
+    expect_equal([activity.id for activity in data.activities], run.notes, "bob's notes")
+    for activity in data.activities:
+        check_activity(activity, f"activity {activity.id}")
+
+
+@step
+def activities_query_by_time(run):
+    # Times in a filter as an app sends them: an RFC 3339 string, or Stream's nanoseconds.
+    an_hour_ago = (datetime.now(timezone.utc) - timedelta(hours=1)).isoformat()
+    tomorrow_ns = int((datetime.now(timezone.utc) + timedelta(days=1)).timestamp()) * 10**9
+    data = run.client.feeds.query_activities(
+        filter={"feeds": {"$in": [run.bob_feed]}, "created_at": {"$gte": an_hour_ago, "$lt": tomorrow_ns}}, limit=10
+    ).data
+    check_decoded(data)
+    expect_equal([activity.id for activity in data.activities], run.notes, "bob's notes of the last hour")
+
+
+@step
+def activity_update_full(run):
+    added = run.activities["with files"]
+    response = run.client.feeds.update_activity(
+        id=added.id,
+        text="Edited",
+        custom={"mood": "rainy", "extra": 1},
+        # A datetime argument: the SDK sends it as isoformat(), `+00:00` rather than `Z`.
+        expires_at=datetime.now(timezone.utc) + timedelta(days=30),
+        # The URL a read returned goes back as it came: the activity holds that upload.
+        attachments=[Attachment(custom={}, type="image", image_url=added.attachments[0].image_url)],
+    )
+    check_decoded(response.data)
+    activity = response.data.activity
+    check_activity(activity, "the updated activity")
+    expect_equal((activity.id, activity.text), (added.id, "Edited"), "id and text")
+    expect_equal(activity.custom, {"mood": "rainy", "extra": 1}, "custom")
+    expect_equal(len(activity.attachments), 1, "attachments")
+    expect_equal(fetch(activity.attachments[0].image_url), run.bytes["gradient.png"], "bytes at image_url")
+    assert activity.updated_at >= activity.created_at, "updated_at is before created_at"
+
+
+@step
+def activity_update_partial(run):
+    added = run.activities["with files"]
+    response = run.client.feeds.update_activity_partial(
+        id=added.id, set={"text": "Patched", "custom.mood": "foggy"}, unset=["custom.extra"]
+    )
+    check_decoded(response.data)
+    activity = response.data.activity
+    check_activity(activity, "the patched activity")
+    expect_equal(activity.text, "Patched", "text")
+    expect_equal(activity.custom, {"mood": "foggy"}, "custom")
+    expect_equal(run.client.feeds.get_activity(id=added.id).data.activity.text, "Patched", "text read back")
+
+
+@step
+def activity_delete(run):
+    plain = run.activities["plain"]
+    check_decoded(run.client.feeds.delete_activity(id=plain.id).data)
+    expect_api_error(lambda: run.client.feeds.get_activity(id=plain.id), 404, 16)
+    doomed = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="Gone soon", user_id=run.alice)
+    check_decoded(run.client.feeds.delete_activity(id=doomed.data.activity.id, hard_delete=True).data)
+    expect_api_error(lambda: run.client.feeds.get_activity(id=doomed.data.activity.id), 404, 16)
+
+
+@step
+def activities_delete_batch(run):
+    ids = [
+        run.client.feeds.add_activity(
+            type="post", feeds=[run.alice_feed], text=text, user_id=run.alice
+        ).data.activity.id
+        for text in ("first to go", "second to go")
+    ]
+    data = run.client.feeds.delete_activities(ids=ids).data
+    check_decoded(data)
+    expect_equal(sorted(data.deleted_ids), sorted(ids), "deleted_ids")
+    for id in ids:
+        expect_api_error(lambda: run.client.feeds.get_activity(id=id), 404, 16)

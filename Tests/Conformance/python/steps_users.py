@@ -1,0 +1,90 @@
+"""Steps: users (UpdateUsers, QueryUsers) and the app settings (GetApp, UpdateApp)."""
+
+from getstream.models import FileUploadConfig, QueryUsersPayload, SortParamRequest, UserRequest
+
+from support import check_decoded, expect_equal, near_now, step
+
+
+def check_user(user, expected_id, expected_name):
+    expect_equal(user.id, expected_id, "user id")
+    expect_equal(user.name, expected_name, f"name of {expected_id}")
+    near_now(user.created_at, f"{expected_id}.created_at")
+    near_now(user.updated_at, f"{expected_id}.updated_at")
+
+
+@step
+def users_update(run):
+    response = run.client.update_users(
+        users={
+            run.alice: UserRequest(
+                id=run.alice,
+                name="Alice Liddell",
+                image="https://example.com/alice.png",
+                language="en",
+                role="user",
+                custom={"city": "Oxford"},
+            ),
+            run.bob: UserRequest(id=run.bob, name="Bob Cratchit"),
+        }
+    )
+    check_decoded(response.data)
+    users = response.data.users
+    expect_equal(sorted(users), sorted([run.alice, run.bob]), "ids of the updated users")
+    check_user(users[run.alice], run.alice, "Alice Liddell")
+    check_user(users[run.bob], run.bob, "Bob Cratchit")
+    alice = users[run.alice]
+    expect_equal(alice.custom, {"city": "Oxford"}, "alice's custom")
+    expect_equal((alice.image, alice.language, alice.role), ("https://example.com/alice.png", "en", "user"), "profile")
+
+
+@step
+def users_query_by_id(run):
+    payload = QueryUsersPayload(
+        filter_conditions={"id": {"$in": [run.bob, run.alice]}}, sort=[SortParamRequest(field="id", direction=1)]
+    )
+    response = run.client.query_users(payload)
+    check_decoded(response.data)
+    expect_equal([user.id for user in response.data.users], [run.alice, run.bob], "ids found")
+    check_user(response.data.users[0], run.alice, "Alice Liddell")
+    expect_equal(response.data.users[0].custom, {"city": "Oxford"}, "alice's custom")
+
+
+@step
+def users_query_autocomplete_and_offset(run):
+    found = run.client.query_users(QueryUsersPayload(filter_conditions={"name": {"$autocomplete": "alic"}})).data
+    check_decoded(found)
+    expect_equal([user.id for user in found.users], [run.alice], "ids whose name starts with alic")
+    payload = QueryUsersPayload(
+        filter_conditions={"id": {"$in": [run.alice, run.bob]}},
+        sort=[SortParamRequest(field="id", direction=1)],
+        limit=1,
+        offset=1,
+    )
+    expect_equal([user.id for user in run.client.query_users(payload).data.users], [run.bob], "second page of one")
+
+
+# App settings
+
+
+@step
+def app_get(run):
+    response = run.client.get_app()
+    check_decoded(response.data)
+    app = response.data.app
+    assert isinstance(app.file_upload_config, FileUploadConfig), f"file_upload_config is {app.file_upload_config!r}"
+    assert isinstance(app.image_upload_config, FileUploadConfig), f"image_upload_config is {app.image_upload_config!r}"
+
+
+@step
+def app_update_upload_config(run):
+    response = run.client.update_app(
+        file_upload_config=FileUploadConfig(size_limit=10 * 1024 * 1024, blocked_file_extensions=["exe"]),
+        image_upload_config=FileUploadConfig(size_limit=0, allowed_mime_types=["image/png", "image/jpeg"]),
+        cdn_expiration_seconds=7 * 24 * 3600,
+    )
+    check_decoded(response.data)
+    app = run.client.get_app().data.app
+    expect_equal(app.file_upload_config.blocked_file_extensions, ["exe"], "blocked_file_extensions")
+    expect_equal(app.file_upload_config.size_limit, 10 * 1024 * 1024, "file size_limit")
+    expect_equal(sorted(app.image_upload_config.allowed_mime_types), ["image/jpeg", "image/png"], "image mime types")
+    expect_equal(app.cdn_expiration_seconds, 7 * 24 * 3600, "cdn_expiration_seconds")
