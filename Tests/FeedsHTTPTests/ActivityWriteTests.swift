@@ -197,7 +197,9 @@ import Testing
         try await TestServer.run { server in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<50 {
-                    group.addTask { try await server.addActivity(as: "user\(index % 5)", feeds: ["room:one"], text: "n\(index)") }
+                    group.addTask {
+                        try await server.addActivity(as: "user\(index % 5)", feeds: ["room:one"], text: "n\(index)", byServer: true)
+                    }
                 }
                 try await group.waitForAll()
             }

@@ -21,7 +21,7 @@ import Testing
                 id: "idem-1", type: "post", userID: "alice", text: "once", feeds: ["user:alice"], visibility: nil,
                 visibilityTag: nil, restrictReplies: nil, custom: nil, attachments: nil)
             let record = IdempotentRecord<Activity>(principal: "server", key: "k1") { Array("reply for \($0.id)".utf8) }
-            _ = try await activities.addActivity(draft, recording: record, logger: logger)
+            _ = try await activities.addActivity(draft, by: .server, recording: record, logger: logger)
             // No `complete`: the transaction recorded it.
             #expect(
                 try await keys.claim(principal: "server", key: "k1", requestHash: "h", lease: .seconds(60), logger: logger)
@@ -33,7 +33,7 @@ import Testing
                     == .claimed)
             await #expect(throws: FeedsError.self) {
                 _ = try await activities.addActivity(
-                    draft, recording: IdempotentRecord(principal: "server", key: "k2") { _ in [1] }, logger: logger)
+                    draft, by: .server, recording: IdempotentRecord(principal: "server", key: "k2") { _ in [1] }, logger: logger)
             }
             #expect(
                 try await keys.claim(principal: "server", key: "k2", requestHash: "h", lease: .seconds(60), logger: logger)

@@ -10,7 +10,7 @@ import Testing
             try await server.addActivity(as: "bob", feeds: ["user:bob"], type: "like")
             let middle = try #require(
                 try await server.addActivity(as: "carol", feeds: ["user:carol", "room:x"], type: "post")["created_at"].time)
-            try await server.addActivity(as: "alice", feeds: ["room:x"], type: "share")
+            try await server.addActivity(as: "alice", feeds: ["room:x"], type: "share", byServer: true)
 
             func ids(_ filter: String) async throws -> [String] {
                 let reply = try await server.api(.POST, "/feeds/activities/query", as: nil, json: #"{"filter":\#(filter)}"#)
@@ -58,10 +58,13 @@ import Testing
             for index in 0..<60 {
                 posted.append(
                     try #require(
-                        try await server.addActivity(as: "u\(index % 3)", feeds: ["room:busy"], text: "n\(index)")["id"].string))
+                        try await server.addActivity(as: "u\(index % 3)", feeds: ["room:busy"], text: "n\(index)", byServer: true)["id"]
+                            .string))
             }
             let writer = Task {
-                for index in 0..<40 { try await server.addActivity(as: "late", feeds: ["room:busy"], text: "late\(index)") }
+                for index in 0..<40 {
+                    try await server.addActivity(as: "late", feeds: ["room:busy"], text: "late\(index)", byServer: true)
+                }
             }
             var seen: [String] = []
             var next: String?

@@ -3,15 +3,18 @@ import FeedsTestSupport
 import Testing
 
 extension TestServer {
-    /// Adds an activity as `user` and expects 201; returns the activity object.
+    /// Adds an activity as `user` and expects 201; returns the activity object. `byServer` posts
+    /// it with the server's token for `user`, as into a feed another user owns (a shared room).
     @discardableResult
     func addActivity(
-        as user: String, feeds: [String]? = nil, type: String = "post", text: String = "hello", extra: String = ""
+        as user: String, feeds: [String]? = nil, type: String = "post", text: String = "hello", extra: String = "",
+        byServer: Bool = false
     ) async throws -> JSONValue {
         let feedList = (feeds ?? ["user:\(user)"]).map { "\"\($0)\"" }.joined(separator: ",")
+        let poster = byServer ? #""user_id":"\#(user)","# : ""
         let reply = try await api(
-            .POST, "/feeds/activities", as: user,
-            json: #"{"type":"\#(type)","feeds":[\#(feedList)],"text":"\#(text)"\#(extra.isEmpty ? "" : "," + extra)}"#
+            .POST, "/feeds/activities", as: byServer ? nil : user,
+            json: #"{\#(poster)"type":"\#(type)","feeds":[\#(feedList)],"text":"\#(text)"\#(extra.isEmpty ? "" : "," + extra)}"#
         )
         #expect(reply.status == 201, "\(reply.text)")
         return reply.body["activity"]

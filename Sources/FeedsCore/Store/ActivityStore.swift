@@ -2,9 +2,12 @@ import Logging
 
 /// Where activities, feeds and users live. The Postgres store implements it; handlers are generic over it.
 public protocol ActivityStore: Sendable {
-    /// Stores a new activity (creating its user and feeds on first use). A taken id is a conflict.
+    /// Stores a new activity (creating its user and feeds on first use). A taken id is a conflict;
+    /// a user `poster` may post only to feeds of theirs or new ones (not allowed otherwise).
     /// `recording`, when given, records the idempotent reply in the same transaction.
-    func addActivity(_ draft: ActivityDraft, recording: IdempotentRecord<Activity>?, logger: Logger) async throws -> Activity
+    func addActivity(
+        _ draft: ActivityDraft, by poster: Principal, recording: IdempotentRecord<Activity>?, logger: Logger
+    ) async throws -> Activity
 
     /// An activity by id, if it exists and is not deleted and `viewer` may see it.
     func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity?

@@ -111,7 +111,7 @@ extension FeedsAPIImplementation {
         let stored = try await uploads.store(jobs, owner: userID, logger: request.logger)
         draft.attachments += stored.map(\.attachment)
         do {
-            return try await store.addActivity(draft, recording: recording, logger: request.logger)
+            return try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error

@@ -4,7 +4,9 @@ import PostgresNIO
 
 /// The create: the user (if new), the activity, its feed rows, its feeds (if new) and its
 /// attachments in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
-/// keys are checked at its end, so the rows may reference each other). Prepared once per
+/// keys are checked at its end, so the rows may reference each other). A user posts only to feeds
+/// that are theirs or new (`add-activity` in `FeedCapabilities`): otherwise nothing is written and
+/// no row comes back. Prepared once per
 /// connection: planning these CTEs costs more than running them.
 struct InsertActivity: PostgresPreparedStatement {
     /// The activity's times, and its user unless another request created it after the statement's snapshot.
@@ -22,14 +24,15 @@ struct InsertActivity: PostgresPreparedStatement {
             UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $3
         ), a AS (
             INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb
+            WHERE $15::text IS NULL OR NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
             RETURNING id, created_at, updated_at
         ), feed_rows AS (
             INSERT INTO activity_feeds (feed, created_at, activity_id)
             SELECT f, a.created_at, a.id FROM a, unnest($5::text[]) AS f
         ), new_feeds AS (
             INSERT INTO feeds (fid, group_id, feed_id, created_by)
-            SELECT f, g, i, $3 FROM unnest($5::text[], $10::text[], $11::text[]) AS x(f, g, i)
+            SELECT f, g, i, $3 FROM a, unnest($5::text[], $10::text[], $11::text[]) AS x(f, g, i)
             ON CONFLICT (fid) DO NOTHING
         ), attached AS (
             INSERT INTO attachments (activity_id, position, type, payload, object_key)
@@ -42,15 +45,18 @@ struct InsertActivity: PostgresPreparedStatement {
     let draft: ActivityDraft
     let attachments: AttachmentColumns
     private let custom: String
+    /// The user who must own every feed posted to that exists: nil when the server posts.
+    private let poster: String?
 
-    init(_ draft: ActivityDraft) {
+    init(_ draft: ActivityDraft, by poster: Principal) {
         self.draft = draft
+        self.poster = poster.userID
         self.attachments = AttachmentColumns(draft.attachments)
         self.custom = JSONText.encode(draft.custom)
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 14)
+        var bindings = PostgresBindings(capacity: 15)
         bindings.append(draft.id)
         bindings.append(draft.type)
         bindings.append(draft.userID)
@@ -65,6 +71,7 @@ struct InsertActivity: PostgresPreparedStatement {
         bindings.append(attachments.types)
         bindings.append(attachments.payloads)
         bindings.append(attachments.keys)
+        bindings.append(poster)
         return bindings
     }
 

@@ -21,16 +21,16 @@ public struct PostgresActivityStore: ActivityStore {
     /// to refuse any claimed for deletion meanwhile; so does an idempotent create, whose reply is
     /// recorded by the same transaction.
     public func addActivity(
-        _ draft: ActivityDraft, recording: IdempotentRecord<Activity>? = nil, logger: Logger
+        _ draft: ActivityDraft, by poster: Principal, recording: IdempotentRecord<Activity>? = nil, logger: Logger
     ) async throws -> Activity {
-        let insert = InsertActivity(draft)
+        let insert = InsertActivity(draft, by: poster)
         do {
             if insert.attachments.linked.isEmpty, recording == nil {
-                let stored = try await Self.only(client.execute(insert, logger: logger))
+                let stored = try await Self.inserted(client.execute(insert, logger: logger), draft)
                 return Self.activity(draft, stored, user: try await author(of: draft, stored, on: nil, logger: logger))
             }
             return try await client.transaction(logger: logger) { connection in
-                let stored = try await Self.only(connection.execute(insert, logger: logger))
+                let stored = try await Self.inserted(connection.execute(insert, logger: logger), draft)
                 try await Self.attach(insert.attachments.linked, on: connection, logger: logger)
                 let activity = Self.activity(
                     draft, stored, user: try await author(of: draft, stored, on: connection, logger: logger))
@@ -71,10 +71,11 @@ public struct PostgresActivityStore: ActivityStore {
         )
     }
 
-    /// The one row a statement returns.
-    private static func only<Rows: AsyncSequence>(_ rows: Rows) async throws -> Rows.Element {
+    /// The row `InsertActivity` returns; none when a feed posted to is another user's.
+    private static func inserted<Rows: AsyncSequence>(_ rows: Rows, _ draft: ActivityDraft) async throws -> Rows.Element {
         for try await row in rows { return row }
-        throw FeedsError(.internal, "the statement returned no row")
+        throw FeedsError.notAllowed(
+            "\(draft.userID) may not add activities to another user's feed (\(draft.feeds.map(\.description).joined(separator: ", ")))")
     }
 
     public func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity? {
