@@ -29,6 +29,10 @@ import Testing
                 feeds(try await server.api(.POST, "/feeds/feeds/query", as: "b", json: #"{"filter":\#(filter)}"#))
             }
             #expect(try await query(#"{"group_id":"user"}"#) == ["user:c", "user:b", "user:a"])
+            // A sort without a direction is ascending, as Stream's SortParamRequest says.
+            let oldestFirst = try await server.api(
+                .POST, "/feeds/feeds/query", as: "b", json: #"{"filter":{"group_id":"user"},"sort":[{"field":"created_at"}]}"#)
+            #expect(feeds(oldestFirst) == ["user:a", "user:b", "user:c"])
             #expect(try await query(#"{"group_id":{"$in":["topic"]}}"#) == ["topic:2", "topic:1", "topic:0"])
             #expect(try await query(#"{"feed":{"$in":["user:a","topic:1","nope:x"]}}"#) == ["topic:1", "user:a"])
             #expect(try await query(#"{"created_by_id":"a"}"#) == ["topic:2", "topic:1", "topic:0", "user:a"])

@@ -39,7 +39,8 @@ public struct FeedQuery: Sendable, Hashable {
             }
             guard [nil, 1, -1].contains(order.direction) else { throw .input("direction is 1 or -1", field: "sort") }
             self.sort = field
-            self.ascending = order.direction == 1
+            // Stream's SortParamRequest: direction 1 unless it says -1.
+            self.ascending = order.direction != -1
         }
         if next?.isEmpty == false, prev?.isEmpty == false { throw .input("give next or prev, not both", field: "next") }
         if let next, !next.isEmpty { cursor = try FeedCursor(token: next, query: self, forward: true, field: "next") }
