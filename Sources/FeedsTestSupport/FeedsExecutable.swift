@@ -43,21 +43,25 @@ public enum FeedsExecutable {
 public final class FeedsNode: Sendable {
     public let baseURL: String
     private let pid: pid_t
-    private let dataDirectory: URL
+    public let dataDirectory: URL
     /// The node's exit status once it has ended.
     private let exit = ExitStatus()
 
-    /// Starts a node and waits until `/readyz` answers 200 (a hang guard of 60 s).
+    /// Starts a node and waits until `/readyz` answers 200 (a hang guard of 60 s). A node started
+    /// on the `dataDirectory` of one that crashed finds what it left.
     public init(
-        databaseURL: String, apiKey: String, apiSecret: String, port: Int, environment: [String: String] = [:]
+        databaseURL: String, apiKey: String, apiSecret: String, port: Int, environment: [String: String] = [:],
+        dataDirectory: URL? = nil
     ) async throws {
         baseURL = "http://127.0.0.1:\(port)"
-        dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-node-\(UUID().uuidString)")
+        self.dataDirectory =
+            dataDirectory
+            ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-node-\(UUID().uuidString)")
         pid = try Subprocess.spawn(
             [try FeedsExecutable.url().path, "serve"],
             environment: [
                 "DATABASE_URL": databaseURL, "FEEDS_API_KEY": apiKey, "FEEDS_API_SECRET": apiSecret,
-                "FEEDS_PORT": String(port), "FEEDS_HOST": "127.0.0.1", "FEEDS_DATA_DIR": dataDirectory.path,
+                "FEEDS_PORT": String(port), "FEEDS_HOST": "127.0.0.1", "FEEDS_DATA_DIR": self.dataDirectory.path,
                 "FEEDS_LOG_LEVEL": ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"] ?? "error",
             ].merging(environment) { $1 })
         let (pid, exit) = (pid, exit)
@@ -82,6 +86,13 @@ public final class FeedsNode: Sendable {
     public func stop() {
         if exit.value.withLock({ $0 }) == nil { kill(pid, SIGTERM) }
         try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// Kills the node as a crash would (SIGKILL), leaving its files, and waits until it is gone.
+    public func crash() async throws {
+        kill(pid, SIGKILL)
+        let exit = exit
+        try await eventually("the killed node to exit") { exit.value.withLock { $0 } != nil }
     }
 
     public struct NodeExited: Error, CustomStringConvertible {

@@ -124,6 +124,20 @@ public struct TestServer: Sendable {
         public let data: Data
     }
 
+    /// Upload temp files under the data directory, in every process's folder (lock files aside).
+    public var uploadTempFiles: [String] {
+        let root = configuration.tempDirectory
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
+        return walker.compactMap { item in
+            guard let url = item as? URL, url.lastPathComponent != ".lock",
+                (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+            else { return nil }
+            return url.path
+        }
+    }
+
     /// A user's token, or the server's when `user` is nil.
     public func token(_ user: String?) async throws -> String {
         try await authenticator.token(userID: user)

@@ -154,7 +154,7 @@ import Testing
             let rows = try await server.database.query("SELECT count(*) FROM cdn_objects", logger: TestDatabase.logger)
             for try await count in rows.decode(Int.self) { #expect(count == 1) }
             #expect(
-                ((try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []).isEmpty)
+                server.uploadTempFiles.isEmpty)
         }
     }
 
@@ -246,7 +246,7 @@ import Testing
         }
         let stored = try await server.storedObjects()
         #expect(stored.isEmpty, "left in the CDN: \(stored)", sourceLocation: sourceLocation)
-        let temp = (try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []
+        let temp = server.uploadTempFiles
         #expect(temp.isEmpty, "left in tmp: \(temp)", sourceLocation: sourceLocation)
     }
 }

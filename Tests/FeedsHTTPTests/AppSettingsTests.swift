@@ -206,7 +206,7 @@ import Testing
                 #expect(activities == 1 && objects == 1)
             }
             #expect(
-                ((try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []).isEmpty)
+                server.uploadTempFiles.isEmpty)
         }
     }
 
@@ -271,10 +271,7 @@ import Testing
             async let response = HTTPClient.shared.execute(request, timeout: .seconds(30))
             feed.yield(ByteBuffer(bytes: whole.prefix(whole.count / 2)))
             // Once the part is streaming to a temp file, the handler has taken its rules.
-            let temp = server.configuration.tempDirectory.path
-            try await eventually("the upload reaching the server") {
-                !((try? FileManager.default.contentsOfDirectory(atPath: temp)) ?? []).isEmpty
-            }
+            try await eventually("the upload reaching the server") { !server.uploadTempFiles.isEmpty }
             try await server.changeApp(#"{"file_upload_config":{"blocked_file_extensions":["txt"]}}"#)
             feed.yield(ByteBuffer(bytes: whole.dropFirst(whole.count / 2)))
             feed.finish()

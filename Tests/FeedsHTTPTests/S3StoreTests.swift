@@ -118,7 +118,7 @@ import Testing
                 #expect(activities == 0 && objects == 0)
             }
             #expect(try await server.storedObjects().isEmpty, "a cut-off PUT never becomes an object")
-            let temp = (try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []
+            let temp = server.uploadTempFiles
             #expect(temp.isEmpty, "left in tmp: \(temp)")
         }
     }

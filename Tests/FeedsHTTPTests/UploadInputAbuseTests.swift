@@ -11,7 +11,7 @@ import Testing
         #expect(try await server.number("SELECT count(*) FROM activities") == 0, sourceLocation: sourceLocation)
         #expect(try await server.number("SELECT count(*) FROM cdn_objects") == 0, sourceLocation: sourceLocation)
         #expect(try await server.storedObjects().isEmpty, sourceLocation: sourceLocation)
-        let temp = (try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []
+        let temp = server.uploadTempFiles
         #expect(temp.isEmpty, "left in tmp: \(temp)", sourceLocation: sourceLocation)
     }
 

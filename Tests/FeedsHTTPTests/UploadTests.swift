@@ -173,7 +173,7 @@ import Testing
         for try await count in rows.decode(Int.self) { #expect(count == 0, sourceLocation: sourceLocation) }
         let stored = try await server.storedObjects()
         #expect(stored.isEmpty, "left in the CDN: \(stored)", sourceLocation: sourceLocation)
-        let temp = (try? FileManager.default.contentsOfDirectory(atPath: server.configuration.tempDirectory.path)) ?? []
+        let temp = server.uploadTempFiles
         #expect(temp.isEmpty, "left in tmp: \(temp)", sourceLocation: sourceLocation)
     }
 }

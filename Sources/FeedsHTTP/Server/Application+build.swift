@@ -84,6 +84,7 @@ public func buildApplication(
     creates.register(on: router, generated: transport.generated)
 
     let serverName = "feeds"
+    let migrated = StartGate()
     let local: LocalDiskCDN? = if case .localDisk(let cdn) = backend { cdn } else { nil }
     var app = Application(
         router: router,
@@ -93,11 +94,15 @@ public func buildApplication(
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [client, preparedClient] + [
-            AppSettingsListener(
-                client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger),
-            SweepService(
-                sweeper: makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore),
-                interval: configuration.gcInterval, logger: logger),
+            AfterGate(
+                gate: migrated,
+                service: AppSettingsListener(
+                    client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger)),
+            AfterGate(
+                gate: migrated,
+                service: SweepService(
+                    sweeper: makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore),
+                    interval: configuration.gcInterval, logger: logger)),
         ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
@@ -105,6 +110,7 @@ public func buildApplication(
     app.beforeServerStarts {
         try await migrator.migrate(migrations, logger: logger)
         settings.offer(try await settingsStore.settings(logger: logger))
+        migrated.open()
     }
     return app
 }
@@ -115,13 +121,16 @@ func makeUploadPipeline(
     cdn: (any CDNClient)? = nil, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }, logger: Logger
 ) throws -> UploadPipeline {
     try FileManager.default.createDirectory(at: configuration.tempDirectory, withIntermediateDirectories: true)
+    // What uploads cut short by a crash left: nothing of a dead process can still be writing it.
+    let abandoned = ProcessTempDirectory.removeAbandoned(in: configuration.tempDirectory)
+    if abandoned > 0 { logger.info("removed temp files of a stopped process", metadata: ["files": "\(abandoned)"]) }
     try FileManager.default.createDirectory(at: configuration.cdnDirectory, withIntermediateDirectories: true)
     let signer = try makeURLSigner(configuration)
     let cdn = try cdn ?? makeCDNBackend(configuration, logger: logger).client
     return UploadPipeline(
         objects: PostgresObjectStore(client: client),
         uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
-        cdn: cdn, signer: signer, tempDirectory: configuration.tempDirectory, settings: settings,
+        cdn: cdn, signer: signer, temp: try ProcessTempDirectory(root: configuration.tempDirectory), settings: settings,
         variants: try ImageVariants(directory: configuration.variantDirectory, budget: configuration.variantCacheBytes),
         purge: purge
     )

@@ -90,17 +90,22 @@ package struct ObjectSweeper: Sendable {
         return report
     }
 
-    /// Temp files older than the pending TTL belong to no live request.
+    /// Temp files of dead processes, and those older than the pending TTL, belong to no live
+    /// request. A live process's folder stays, with its lock.
     private func removeStaleTempFiles(logger: Logger) -> Int {
         let cutoff = Date().addingTimeInterval(-Double(pendingTTL.components.seconds))
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: tempDirectory.path)) ?? []
-        var removed = 0
-        for name in names {
-            let url = tempDirectory.appendingPathComponent(name)
-            guard let modified = try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date,
-                modified < cutoff
-            else { continue }
-            if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+        var removed = ProcessTempDirectory.removeAbandoned(in: tempDirectory)
+        let live = ProcessTempDirectory.folders(in: tempDirectory)
+        for folder in [tempDirectory] + live {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for name in names where name != ProcessTempDirectory.lockName {
+                let url = folder.appendingPathComponent(name)
+                guard !live.contains(url),
+                    let modified = try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date,
+                    modified < cutoff
+                else { continue }
+                if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+            }
         }
         return removed
     }

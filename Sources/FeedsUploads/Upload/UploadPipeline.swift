@@ -12,7 +12,9 @@ package struct UploadPipeline: Sendable {
     package let cdn: any CDNClient
     /// Reads the object key out of a URL of ours.
     package let signer: URLSigner
-    package let tempDirectory: URL
+    /// This process's folder for temp files; held while the pipeline lives.
+    package let temp: ProcessTempDirectory
+    package var tempDirectory: URL { temp.url }
     /// The app's upload rules and URL lifetime, as this node last heard of them.
     package let settings: AppSettingsCache
     /// Resized images, for thumbnails and `upload_sizes`.
@@ -25,14 +27,14 @@ package struct UploadPipeline: Sendable {
     package let purge: @Sendable (ObjectKey) async -> Void
 
     package init(
-        objects: any ObjectStore, uploader: AttachmentUploader, cdn: any CDNClient, signer: URLSigner, tempDirectory: URL,
+        objects: any ObjectStore, uploader: AttachmentUploader, cdn: any CDNClient, signer: URLSigner, temp: ProcessTempDirectory,
         settings: AppSettingsCache, variants: ImageVariants, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
     ) {
         self.objects = objects
         self.uploader = uploader
         self.cdn = cdn
         self.signer = signer
-        self.tempDirectory = tempDirectory
+        self.temp = temp
         self.settings = settings
         self.variants = variants
         self.urls = AttachmentURLs(cdn: cdn, settings: settings)
