@@ -2,7 +2,7 @@
 # Drives a running `feeds serve` through Stream's official Python SDK (getstream, pinned), as an
 # app's backend would: Tests/Conformance/python/conformance.py. One pass with the local-disk CDN,
 # and a second on S3 when scripts/with-test-s3.sh runs around us. Each pass gets a fresh database
-# in $FEEDS_TEST_DATABASE_URL's cluster (scripts/with-test-postgres.sh), so it cannot collide with
+# in $FEEDS_TEST_DATABASE_URL's cluster (scripts/lib/test-server.sh), so it cannot collide with
 # the Swift tests. Prints one result line for CI; exits non-zero when a step failed.
 #   scripts/with-test-postgres.sh scripts/with-test-s3.sh scripts/sdk-conformance.sh
 # FEEDS_BINARY runs another build of the server (default .build/debug/feeds).
@@ -13,9 +13,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.build/sdk-venv"
 binary=${FEEDS_BINARY:-"$root/.build/debug/feeds"}
 program="$root/Tests/Conformance/python/conformance.py"
-: "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
-[ -x "$binary" ] || { echo "no server at $binary: run swift build first" >&2; exit 1; }
-psql=$(command -v psql || ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -n 1)
+. "$root/scripts/lib/test-server.sh"
+test_server_setup sdk-conformance
 
 # The venv is rebuilt when it is missing or was made for another pin.
 if [ "$(cat "$venv/pin" 2>/dev/null)" != "$pin" ]; then
@@ -24,51 +23,6 @@ if [ "$(cat "$venv/pin" 2>/dev/null)" != "$pin" ]; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check "getstream==$pin"
   echo "$pin" >"$venv/pin"
 fi
-
-work=$(mktemp -d /tmp/feeds-sdk-conformance.XXXXXX)
-server_pid=""
-databases=()
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  kill -TERM "$server_pid" 2>/dev/null || true
-  for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
-}
-cleanup() {
-  stop_server
-  for db in "${databases[@]}"; do
-    "$psql" -q "$FEEDS_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
-  done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-# start_server NAME [ENV=VALUE...]: a server on a fresh database and a free port, ready on return.
-start_server() {
-  local name=$1; shift
-  local db="sdk_conformance_${name}_$$"
-  "$psql" -q "$FEEDS_TEST_DATABASE_URL" -c "CREATE DATABASE $db" >/dev/null || return 1
-  databases+=("$db")
-  port=$(free_port)
-  base_url="http://127.0.0.1:$port"
-  server_log="$work/$name-server.log"
-  env DATABASE_URL="${FEEDS_TEST_DATABASE_URL%/*}/$db" FEEDS_HOST=127.0.0.1 FEEDS_PORT="$port" \
-    FEEDS_DATA_DIR="$work/$name-data" FEEDS_API_KEY="$api_key" FEEDS_API_SECRET="$api_secret" \
-    FEEDS_LOG_LEVEL=info "$@" "$binary" serve >"$server_log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 600); do
-    kill -0 "$server_pid" 2>/dev/null || { echo "the server exited at start:" >&2; tail -n 30 "$server_log" >&2; return 1; }
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$base_url/readyz")" = 200 ] && return 0
-    sleep 0.1
-  done
-  echo "the server was not ready in 60 s:" >&2
-  tail -n 30 "$server_log" >&2
-  return 1
-}
 
 api_key=sdk-conformance-key
 api_secret=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
