@@ -1,7 +1,9 @@
 import FeedsCore
+import FeedsPostgres
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
+import PostgresNIO
 
 /// Finds the domain meaning of any error a request can end with.
 enum ErrorClassifier {
@@ -11,6 +13,7 @@ enum ErrorClassifier {
             return error
         case let error as ServerError:
             if let underlying = error.underlyingError as? FeedsError { return underlying }
+            if let underlying = error.underlyingError as? PSQLError, underlying.isUnstorableText { return unstorable }
             if let decoding = error.underlyingError as? DecodingError { return input(from: decoding) }
             if error.operationInput == nil {
                 // The request did not parse into the operation's input: the client's mistake.
@@ -31,10 +34,16 @@ enum ErrorClassifier {
             }
         case let error as DecodingError:
             return input(from: error)
+        case let error as PSQLError where error.isUnstorableText:
+            return unstorable
         default:
             return FeedsError(.internal, "\(error)")
         }
     }
+
+    /// PostgreSQL stores no NUL character; checking every string of every body for it would cost
+    /// each write what this costs only the rare request that holds one.
+    static let unstorable = FeedsError.input("text and custom data may not hold the NUL character (\\u0000)")
 
     /// A JSON body that does not fit the schema: name the field at fault.
     static func input(from error: DecodingError) -> FeedsError {

@@ -21,4 +21,10 @@ extension PSQLError {
     func isUniqueViolation(of constraint: String) -> Bool {
         serverInfo?[.sqlState] == "23505" && serverInfo?[.constraintName] == constraint
     }
+
+    /// Text PostgreSQL cannot store: a NUL character, in a text column (22021) or in jsonb (22P05).
+    /// The client sent it, and the statement wrote nothing.
+    public var isUnstorableText: Bool {
+        ["22021", "22P05"].contains(serverInfo?[.sqlState])
+    }
 }
