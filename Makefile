@@ -14,11 +14,13 @@ run: build
 	$(SWIFT) run --skip-build feeds serve
 
 ## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them.
-## Then Stream's Python SDK against the built server (scripts/sdk-conformance.sh); both always run.
+## Then Stream's Python SDK against the built server (scripts/sdk-conformance.sh) and schemathesis
+## against the spec it serves (scripts/schema-fuzz.sh); all three always run.
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh sh -c \
-	  'status=0; $(SWIFT) test --skip-build || status=$$?; scripts/sdk-conformance.sh || status=1; exit $$status'
+	  'status=0; $(SWIFT) test --skip-build || status=$$?; scripts/sdk-conformance.sh || status=1; \
+	  scripts/schema-fuzz.sh || status=1; exit $$status'
 
 ## Release build, then the server against its baselines (pgbench, nginx, vipsthumbnail) in the same run:
 ## a table of ratios and bench/results.json; fails when a target is missed. First, the 100 MB upload's memory on S3.

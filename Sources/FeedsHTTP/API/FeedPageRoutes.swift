@@ -24,9 +24,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.post(.init(Self.getOrCreateFeed)) { request, context in
-            if let translate = request.uri.queryParameters["translate_text"], Bool(String(translate)) == nil {
-                throw FeedsError.input("translate_text must be true or false", field: "translate_text")
-            }
+            try HandWrittenRoute.checkTranslateText(request)
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.GetOrCreateFeedRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
@@ -50,6 +48,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             return HandWrittenRoute.created(json.buffer)
         }
         router.post(.init(Self.queryActivities)) { request, _ in
+            try HandWrittenRoute.checkTranslateText(request)
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.QueryActivitiesRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request

@@ -83,6 +83,7 @@ extension FeedsAPIImplementation {
         uploads files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
         settings: AppSettings, recording: IdempotentRecord<Activity>?, request: AuthenticatedRequest
     ) async throws -> Activity {
+        try DeclaredBounds.check(body)
         if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
         }
@@ -136,6 +137,7 @@ extension FeedsAPIImplementation {
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
         let request = try request
+        try DeclaredBounds.commentLimit(input.query.commentLimit)
         guard let activity = try await store.activity(id: input.path.id, viewer: request.principal, logger: request.logger) else {
             throw FeedsError.notFound("activity \(input.path.id) does not exist")
         }
@@ -145,6 +147,7 @@ extension FeedsAPIImplementation {
     func updateActivity(_ input: Operations.UpdateActivity.Input) async throws -> Operations.UpdateActivity.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        try DeclaredBounds.check(body)
         _ = try request.principal.actingUser(requested: body.userId)
         let custom: JSONObject = try body.custom.map { try FreeForm.object($0.additionalProperties) } ?? [:]
         let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []

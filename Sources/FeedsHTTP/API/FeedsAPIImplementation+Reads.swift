@@ -12,6 +12,7 @@ extension FeedsAPIImplementation {
     func activityPage(_ body: Components.Schemas.QueryActivitiesRequest, request: AuthenticatedRequest) async throws
         -> ActivityPage
     {
+        try DeclaredBounds.check(body)
         for sort in body.sort ?? [] where (sort.field ?? "created_at") != "created_at" || (sort.direction ?? -1) != -1 {
             throw FeedsError.input(
                 "activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
@@ -31,6 +32,7 @@ extension FeedsAPIImplementation {
     func feedPage(
         group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, request: AuthenticatedRequest
     ) async throws -> (feed: Feed, created: Bool, page: ActivityPage) {
+        try DeclaredBounds.check(body)
         let feedID = try FeedID(group: group, id: id, field: "feed_id")
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)

@@ -7,7 +7,9 @@ extension FeedsAPIImplementation {
         let request = try request
         guard request.principal == .server else { throw FeedsError.notAllowed("only a server token may update users") }
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let inputs = try body.users.additionalProperties.sorted { $0.key < $1.key }.map { key, user in
+        let inputs = try body.users.additionalProperties.sorted { $0.key < $1.key }.map { key, user -> UserInput in
+            // UserRequest is nullable where it is optional (an SDK's `user: null`); here a user is required.
+            guard let user else { throw FeedsError.input("users.\(key) must be a user, not null", field: "users.\(key)") }
             guard key == user.id, !user.id.isEmpty, user.id.utf8.count <= 255 else {
                 throw FeedsError.input("users must be keyed by their id (\"\(key)\" holds \"\(user.id)\")", field: "users.\(key)")
             }

@@ -43,6 +43,14 @@ enum HandWrittenRoute {
         return mediaType(type).equalsIgnoringASCIICase("multipart/form-data")
     }
 
+    /// The `translate_text` query parameter of the reads, a boolean as the generated code would
+    /// require (translation itself is not implemented).
+    static func checkTranslateText(_ request: Request) throws {
+        if let translate = request.uri.queryParameters["translate_text"], Bool(String(translate)) == nil {
+            throw FeedsError.input("translate_text must be true or false", field: "translate_text")
+        }
+    }
+
     /// A path parameter, percent-decoded as the generated code decodes it.
     static func parameter<Context: RequestContext>(_ name: String, _ context: Context) throws -> String {
         let raw = try context.parameters.require(name)
