@@ -2,6 +2,7 @@ import FeedsCore
 import FeedsPostgres
 import Foundation
 import Hummingbird
+import NIOCore
 import OpenAPIRuntime
 import PostgresNIO
 
@@ -14,6 +15,7 @@ enum ErrorClassifier {
         case let error as ServerError:
             if let underlying = error.underlyingError as? FeedsError { return underlying }
             if let underlying = error.underlyingError as? PSQLError, underlying.isUnstorableText { return unstorable }
+            if error.underlyingError is NIOTooManyBytesError { return classify(error.underlyingError) }
             if let decoding = error.underlyingError as? DecodingError { return input(from: decoding) }
             if error.operationInput == nil {
                 // The request did not parse into the operation's input: the client's mistake.
@@ -36,6 +38,9 @@ enum ErrorClassifier {
             return input(from: error)
         case let error as PSQLError where error.isUnstorableText:
             return unstorable
+        case is NIOTooManyBytesError:
+            // A body collected whole (JSON, or a type no route streams) that ran past its cap, sent chunked.
+            return FeedsError(.payloadTooLarge, "the request body is larger than this route takes")
         default:
             return FeedsError(.internal, "\(error)")
         }

@@ -1,5 +1,6 @@
 import FeedsCore
 import Hummingbird
+import NIOCore
 
 /// JSON bodies are read whole by the decoder, so they are capped (1 MB) before it sees them.
 struct JSONBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -20,6 +21,9 @@ struct JSONBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
             let buffer = try await request.collectBody(upTo: limit)
             request.body = .init(buffer: buffer)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw FeedsError(.payloadTooLarge, "JSON bodies may be at most \(limit) bytes")
+        } catch is NIOTooManyBytesError {
+            // Sent chunked: no length to refuse up front, so the cap is met while reading.
             throw FeedsError(.payloadTooLarge, "JSON bodies may be at most \(limit) bytes")
         }
         return try await next(request, context)
