@@ -88,6 +88,13 @@ public final class FeedsNode: Sendable {
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
+    /// Sends SIGTERM and waits until the process has exited (a hang guard of two minutes).
+    public func terminate() async throws {
+        kill(pid, SIGTERM)
+        let exit = exit
+        try await eventually("the node to exit after SIGTERM") { exit.value.withLock { $0 } != nil }
+    }
+
     /// Kills the node as a crash would (SIGKILL), leaving its files, and waits until it is gone.
     public func crash() async throws {
         kill(pid, SIGKILL)

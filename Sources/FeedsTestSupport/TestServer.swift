@@ -54,6 +54,8 @@ public struct TestServer: Sendable {
                         // Dozens of servers run at once against one cluster: small pools keep them
                         // all under its connection limit (a test may set more).
                         configuration.databaseConnections = 3
+                        // A busy machine may take seconds over a request; deadline tests set their own.
+                        configuration.requestTimeout = .seconds(120)
                         configure(&configuration)
                         let setting = Setting(backend: backend, bucket: bucket, wrap: cdn)
                         if try await serve(configuration, database: database, client: client, setting, body) { return }

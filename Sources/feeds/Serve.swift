@@ -42,7 +42,13 @@ struct Serve: AsyncParsableCommand {
             try? await embedded?.stop()
             throw error
         }
-        try await reportingSetupErrors { try await app.runService() }
+        // SIGTERM stops accepting and lets requests in flight finish for the drain timeout, then
+        // cancels them; whatever still does not stop in 5 s more ends the process.
+        var group = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
+        group.maximumGracefulShutdownDuration = configuration.drainTimeout
+        group.maximumCancellationDuration = .seconds(5)
+        try await reportingSetupErrors { try await ServiceGroup(configuration: group).run() }
     }
 }
 

@@ -11,6 +11,8 @@ struct AddActivityRoute<Store: ActivityStore> {
     let api: FeedsAPIImplementation<Store>
     /// JSON bodies were capped before they get here (`JSONBodyLimitMiddleware`).
     let bodyLimit: Int
+    /// How long the work may take before the request is answered 503 (`withDeadline`).
+    let deadline: Duration
 
     static var path: String { "/api/v2/feeds/activities" }
 
@@ -32,7 +34,9 @@ struct AddActivityRoute<Store: ActivityStore> {
                 key == nil ? { try Components.Schemas.AddActivityRequest(common: $0) } : nil
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.AddActivityRequest.self, from: request, limit: bodyLimit, common: common)
-            let reply = try await api.addActivity(body, idempotencyKey: key)
+            let reply = try await withDeadline(deadline, "AddActivity") { [api] in
+                try await api.addActivity(body, idempotencyKey: key)
+            }
             return HandWrittenRoute.created(reply)
         }
     }

@@ -12,6 +12,8 @@ struct FeedPageRoutes<Store: ActivityStore> {
     let api: FeedsAPIImplementation<Store>
     /// JSON bodies were capped before they get here (`JSONBodyLimitMiddleware`).
     let bodyLimit: Int
+    /// How long the work may take before the request is answered 503 (`withDeadline`).
+    let deadline: Duration
 
     static var getOrCreateFeed: String { "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}" }
     static var queryActivities: String { "/api/v2/feeds/activities/query" }
@@ -28,9 +30,12 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.GetOrCreateFeedRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
-            let result = try await api.feedPage(
-                group: try HandWrittenRoute.parameter("feed_group_id", context),
-                id: try HandWrittenRoute.parameter("feed_id", context), body, request: scope)
+            let (group, id) = (
+                try HandWrittenRoute.parameter("feed_group_id", context), try HandWrittenRoute.parameter("feed_id", context)
+            )
+            let result = try await withDeadline(deadline, "GetOrCreateFeed") { [api] in
+                try await api.feedPage(group: group, id: id, body, request: scope)
+            }
             let viewer = try scope.viewer(named: body.userId ?? body.user?.id)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
@@ -52,7 +57,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.QueryActivitiesRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
-            let page = try await api.activityPage(body, request: scope)
+            let page = try await withDeadline(deadline, "QueryActivities") { [api] in try await api.activityPage(body, request: scope) }
             var json = JSONWriter(capacity: 1024 + 1536 * page.activities.count)
             json.object { json in
                 json.page(page, urls: api.uploads.urls)
@@ -64,7 +69,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.QueryFeedsRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
-            let page = try await api.feedsPage(body, request: scope)
+            let page = try await withDeadline(deadline, "QueryFeeds") { [api] in try await api.feedsPage(body, request: scope) }
             var json = JSONWriter(capacity: 512 + 1024 * page.feeds.count)
             json.object { json in
                 json.key("feeds")

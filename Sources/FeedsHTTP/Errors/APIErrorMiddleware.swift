@@ -38,9 +38,12 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Renders a `FeedsError` as Stream's `APIError` JSON.
 enum APIErrorBody {
     static func response(for error: FeedsError, duration: String) -> Response {
-        Response(
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        // A dependency that did not answer in time, or is down: worth trying again shortly.
+        if error.kind == .unavailable { headers[.retryAfter] = "1" }
+        return Response(
             status: .init(code: error.kind.status),
-            headers: [.contentType: "application/json; charset=utf-8"],
+            headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: json(for: error, duration: duration)))
         )
     }

@@ -13,7 +13,11 @@ struct OperationsRoutes {
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
-        router.get("/readyz") { _, context in try await ready(logger: context.logger) }
+        // Load balancers poll this with short timeouts: it answers within a second, ready or not.
+        router.get("/readyz") { _, context in
+            let logger = context.logger
+            return try await withDeadline(.seconds(1), "the readiness check") { [self] in try await ready(logger: logger) }
+        }
         router.get("/metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],

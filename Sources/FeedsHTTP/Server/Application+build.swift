@@ -35,6 +35,10 @@ public func buildApplication(
     ReceiveBufferReuse.apply()
     var database = database
     database.options.maximumConnections = configuration.databaseConnections
+    // A statement that runs longer fails at the server; a database that does not answer fails the connect.
+    database.options.connectTimeout = configuration.databaseConnectTimeout
+    database.options.additionalStartupParameters.append(
+        ("statement_timeout", String(configuration.databaseStatementTimeout.components.seconds * 1000)))
     let client = PostgresClient(configuration: database.named("feeds"), backgroundLogger: logger)
     let preparedClient = PostgresClient(configuration: database.generic.named("feeds-prepared"), backgroundLogger: logger)
     let store = PostgresActivityStore(client: client, prepared: preparedClient)
@@ -71,11 +75,11 @@ public func buildApplication(
         settingsStore: settingsStore
     )
     // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
-    let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit)
-    let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit)
+    let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
+    let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
     let transport = RecordingTransport(
         router: router, routes: routes, handWritten: type(of: pages).routes + type(of: creates).routes)
-    try api.registerHandlers(
+    try DeadlineAPI(base: api, limit: configuration.requestTimeout).registerHandlers(
         on: transport,
         serverURL: Servers.Server1.url(),
         configuration: openAPIConfiguration

@@ -32,6 +32,15 @@ public struct FeedsConfiguration: Sendable {
     /// latency grows (bench/README.md has the figures). A database on a larger machine wants more.
     public var databaseConnections: Int = Self.defaultDatabaseConnections
     public static var defaultDatabaseConnections: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
+    /// The most an API request may take before it is answered 503 with a Retry-After, whatever
+    /// the database or the store are doing (`FEEDS_REQUEST_TIMEOUT`); multipart uploads excepted.
+    public var requestTimeout: Duration = .seconds(10)
+    /// The most one SQL statement may run (`FEEDS_DATABASE_TIMEOUT`, PostgreSQL's `statement_timeout`).
+    public var databaseStatementTimeout: Duration = .seconds(5)
+    /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).
+    public var databaseConnectTimeout: Duration = .seconds(3)
+    /// How long SIGTERM waits for requests in flight before the server stops anyway (`FEEDS_DRAIN_TIMEOUT`).
+    public var drainTimeout: Duration = .seconds(30)
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
     public var s3: S3Configuration? = nil
 

@@ -17,13 +17,18 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ migrations: [Migration], logger: Logger) async throws -> [String] {
         try await client.withConnection { connection in
+            // Waiting for another node's migration, and a migration itself, may take longer than the
+            // statement timeout requests run under: this session has none until it goes back to the pool.
+            _ = try await connection.query("SET statement_timeout = 0", logger: logger)
             _ = try await connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))", logger: logger)
             do {
                 let applied = try await Self.prepare(connection, migrations: migrations, logger: logger)
                 try await Self.unlock(connection, logger: logger)
+                _ = try await connection.query("RESET statement_timeout", logger: logger)
                 return applied
             } catch {
                 try? await Self.unlock(connection, logger: logger)
+                _ = try? await connection.query("RESET statement_timeout", logger: logger)
                 throw error
             }
         }

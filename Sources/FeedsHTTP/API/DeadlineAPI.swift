@@ -1,0 +1,92 @@
+import FeedsAPI
+import FeedsCore
+
+/// The API with a deadline on every operation (`withDeadline`): each is answered within `limit`,
+/// whatever the database or the store are doing, with 503 and a Retry-After past it. The
+/// operations whose multipart body streams while they work are left to the store's own
+/// timeouts, since answering early would leave their body half read; `AddActivityRoute` and
+/// `FeedPageRoutes` put the same deadline on their JSON work.
+struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
+    let base: Base
+    let limit: Duration
+
+    private func bounded<Output: Sendable>(
+        _ operation: String, _ work: @escaping @Sendable () async throws -> Output
+    ) async throws -> Output {
+        try await withDeadline(limit, operation, work)
+    }
+
+    func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output {
+        try await bounded("GetApp") { [base] in try await base.getApp(input) }
+    }
+
+    func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {
+        try await bounded("UpdateApp") { [base] in try await base.updateApp(input) }
+    }
+
+    func deleteActivities(_ input: Operations.DeleteActivities.Input) async throws -> Operations.DeleteActivities.Output {
+        try await bounded("DeleteActivities") { [base] in try await base.deleteActivities(input) }
+    }
+
+    func queryActivities(_ input: Operations.QueryActivities.Input) async throws -> Operations.QueryActivities.Output {
+        try await bounded("QueryActivities") { [base] in try await base.queryActivities(input) }
+    }
+
+    func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
+        try await bounded("GetActivity") { [base] in try await base.getActivity(input) }
+    }
+
+    func updateActivityPartial(_ input: Operations.UpdateActivityPartial.Input) async throws -> Operations.UpdateActivityPartial.Output {
+        try await bounded("UpdateActivityPartial") { [base] in try await base.updateActivityPartial(input) }
+    }
+
+    func updateActivity(_ input: Operations.UpdateActivity.Input) async throws -> Operations.UpdateActivity.Output {
+        try await bounded("UpdateActivity") { [base] in try await base.updateActivity(input) }
+    }
+
+    func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
+        try await bounded("DeleteActivity") { [base] in try await base.deleteActivity(input) }
+    }
+
+    func getOrCreateFeed(_ input: Operations.GetOrCreateFeed.Input) async throws -> Operations.GetOrCreateFeed.Output {
+        try await bounded("GetOrCreateFeed") { [base] in try await base.getOrCreateFeed(input) }
+    }
+
+    func queryFeeds(_ input: Operations.QueryFeeds.Input) async throws -> Operations.QueryFeeds.Output {
+        try await bounded("QueryFeeds") { [base] in try await base.queryFeeds(input) }
+    }
+
+    func ownBatch(_ input: Operations.OwnBatch.Input) async throws -> Operations.OwnBatch.Output {
+        try await bounded("OwnBatch") { [base] in try await base.ownBatch(input) }
+    }
+
+    func queryUsers(_ input: Operations.QueryUsers.Input) async throws -> Operations.QueryUsers.Output {
+        try await bounded("QueryUsers") { [base] in try await base.queryUsers(input) }
+    }
+
+    func updateUsers(_ input: Operations.UpdateUsers.Input) async throws -> Operations.UpdateUsers.Output {
+        try await bounded("UpdateUsers") { [base] in try await base.updateUsers(input) }
+    }
+
+    func deleteFile(_ input: Operations.DeleteFile.Input) async throws -> Operations.DeleteFile.Output {
+        try await bounded("DeleteFile") { [base] in try await base.deleteFile(input) }
+    }
+
+    func deleteImage(_ input: Operations.DeleteImage.Input) async throws -> Operations.DeleteImage.Output {
+        try await bounded("DeleteImage") { [base] in try await base.deleteImage(input) }
+    }
+
+    // Multipart bodies stream while these work.
+
+    func addActivity(_ input: Operations.AddActivity.Input) async throws -> Operations.AddActivity.Output {
+        try await base.addActivity(input)
+    }
+
+    func uploadFile(_ input: Operations.UploadFile.Input) async throws -> Operations.UploadFile.Output {
+        try await base.uploadFile(input)
+    }
+
+    func uploadImage(_ input: Operations.UploadImage.Input) async throws -> Operations.UploadImage.Output {
+        try await base.uploadImage(input)
+    }
+}

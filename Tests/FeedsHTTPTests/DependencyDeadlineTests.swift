@@ -1,0 +1,87 @@
+import AsyncHTTPClient
+import FeedsCore
+import FeedsPostgres
+import FeedsTestSupport
+import Foundation
+import Testing
+
+@testable import FeedsHTTP
+
+/// Every dependency call has a deadline: a database that stops answering costs a request 503 with
+/// a Retry-After, not an answer that never comes; `/readyz` says so at once; SIGTERM still stops
+/// the server. No assertion here is on time: hang guards of minutes catch what never ends.
+@Suite struct DependencyDeadlineTests {
+    @Test func workPastItsDeadlineIsAnswered503EvenIfItNeverEnds() async throws {
+        let error = await #expect(throws: FeedsError.self) {
+            try await hangGuard("a deadline that never fires", seconds: 120) {
+                try await withDeadline(.milliseconds(50), "the hung call") {
+                    // A call that ignores cancellation, as a dependency that hangs may.
+                    await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                }
+            }
+        }
+        #expect(error?.kind == .unavailable)
+        #expect(try await withDeadline(.seconds(60), "a quick call") { 42 } == 42)
+    }
+
+    @Test func aHungDatabaseGets503WithRetryAfterAndSIGTERMStillStopsTheServer() async throws {
+        try await TestServer.run { server in
+            let url = try #require(URLComponents(string: server.databaseURL))
+            let proxy = try await FreezableProxy(to: url.host ?? "127.0.0.1", port: url.port ?? 5432)
+            var through = url
+            through.port = proxy.port
+            let node = try await FeedsNode(
+                databaseURL: try #require(through.string), apiKey: TestServer.apiKey, apiSecret: TestServer.apiSecret,
+                port: try freeLoopbackPort(),
+                environment: ["FEEDS_REQUEST_TIMEOUT": "2", "FEEDS_DRAIN_TIMEOUT": "3", "FEEDS_DATABASE_CONNECTIONS": "2"])
+            defer { node.stop() }
+            let token = try await server.token("alice")
+            @Sendable func post() async throws -> TestServer.Reply {
+                try await TestServer.send(
+                    .POST, "\(node.baseURL)/api/v2/feeds/activities?api_key=\(TestServer.apiKey)",
+                    body: Data(#"{"type":"post","feeds":["user:alice"]}"#.utf8),
+                    headers: [("Authorization", token), ("Stream-Auth-Type", "jwt"), ("Content-Type", "application/json")])
+            }
+            #expect(try await post().status == 201)
+
+            proxy.freeze()
+            let refused = try await post()
+            expectAPIError(refused, status: 503, code: -1)
+            #expect(refused.headers["Retry-After"].first == "1")
+            let ready = try await TestServer.send(.GET, "\(node.baseURL)/readyz")
+            #expect(ready.status == 503, "\(ready.text)")
+
+            proxy.thaw()
+            try await eventually("writes succeeding again") { try await post().status == 201 }
+
+            // Frozen again, with a request in flight: SIGTERM ends the process all the same.
+            proxy.freeze()
+            let inFlight = Task { try? await post() }
+            try await Task.sleep(for: .milliseconds(200))
+            try await node.terminate()
+            _ = await inFlight.value
+            await proxy.close()
+        }
+    }
+}
+
+@Suite struct FreezableProxyTests {
+    @Test func itRelaysUntilFrozenAndAgainOnceThawed() async throws {
+        try await TestServer.run { server in
+            let port = try #require(URLComponents(string: server.baseURL)?.port)
+            let proxy = try await FreezableProxy(to: "127.0.0.1", port: port)
+            let through = "http://127.0.0.1:\(proxy.port)/healthz"
+            #expect(try await TestServer.send(.GET, through).status == 200)
+            proxy.freeze()
+            // Frozen, nothing comes back: the request is still waiting when a second has passed.
+            await #expect(throws: FeedsError.self) {
+                try await withDeadline(.seconds(1), "a request through the frozen proxy") {
+                    try await TestServer.send(.GET, through).status
+                }
+            }
+            proxy.thaw()
+            try await eventually("the proxy relaying again") { try await TestServer.send(.GET, through).status == 200 }
+            await proxy.close()
+        }
+    }
+}
