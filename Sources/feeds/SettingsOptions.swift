@@ -136,11 +136,15 @@ struct SettingsOptions: ParsableArguments {
         let refresh = reader.int(forKey: "feeds.settings.refresh", default: 30)
         guard refresh > 0 else { throw ValidationError("FEEDS_SETTINGS_REFRESH must be a positive number of seconds") }
         configuration.settingsRefreshInterval = .seconds(refresh)
+        let maxConnections = reader.int(forKey: "feeds.max.connections", default: configuration.maxConnections)
+        guard maxConnections > 0 else { throw ValidationError("FEEDS_MAX_CONNECTIONS must be a positive number") }
+        configuration.maxConnections = maxConnections
         for (key, name, keyPath) in [
             ("feeds.request.timeout", "FEEDS_REQUEST_TIMEOUT", \FeedsConfiguration.requestTimeout),
             ("feeds.database.timeout", "FEEDS_DATABASE_TIMEOUT", \.databaseStatementTimeout),
             ("feeds.database.connect.timeout", "FEEDS_DATABASE_CONNECT_TIMEOUT", \.databaseConnectTimeout),
             ("feeds.drain.timeout", "FEEDS_DRAIN_TIMEOUT", \.drainTimeout),
+            ("feeds.header.timeout", "FEEDS_HEADER_TIMEOUT", \.headerTimeout),
         ] {
             let seconds = reader.int(forKey: ConfigKey(key), default: Int(configuration[keyPath: keyPath].components.seconds))
             guard seconds > 0 else { throw ValidationError("\(name) must be a positive number of seconds") }

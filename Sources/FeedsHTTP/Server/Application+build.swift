@@ -89,12 +89,20 @@ public func buildApplication(
 
     let serverName = "feeds"
     let migrated = StartGate()
+    let connections = ConnectionGuard.Count()
     let local: LocalDiskCDN? = if case .localDisk(let cdn) = backend { cdn } else { nil }
     var app = Application(
         router: router,
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads))]
+                additionalChannelHandlers: [
+                    // First, so that every response passes it, the CDN fast path's too.
+                    ConnectionGuard(
+                        headerTimeout: .nanoseconds(Int64(configuration.headerTimeout.components.seconds) * 1_000_000_000
+                            + configuration.headerTimeout.components.attoseconds / 1_000_000_000),
+                        maxConnections: configuration.maxConnections, count: connections),
+                    LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)),
+                ]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [client, preparedClient] + [

@@ -39,6 +39,11 @@ public struct FeedsConfiguration: Sendable {
     public var databaseStatementTimeout: Duration = .seconds(5)
     /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).
     public var databaseConnectTimeout: Duration = .seconds(3)
+    /// How long a connection may take to send a request head, after it opens and after each
+    /// response (`FEEDS_HEADER_TIMEOUT`); it also ends idle keep-alive connections.
+    public var headerTimeout: Duration = .seconds(10)
+    /// The most connections a node keeps open at once (`FEEDS_MAX_CONNECTIONS`).
+    public var maxConnections: Int = 10_000
     /// How long SIGTERM waits for requests in flight before the server stops anyway (`FEEDS_DRAIN_TIMEOUT`).
     public var drainTimeout: Duration = .seconds(30)
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
