@@ -97,9 +97,11 @@ package struct UploadPipeline: Sendable {
         do {
             uploaded = try await uploader.upload(items, logger: logger)
         } catch {
-            // The uploader deleted what it stored, as far as the store let it: records go only
-            // for deletes confirmed now; the rest stay claimed for the sweeper to retry.
-            await discard(records.map(\.key), logger: logger)
+            // A failed upload may still land: a PUT whose reply was lost, or one the store
+            // finishes after we gave up on it, can arrive after our delete. So the records stay
+            // (claimed, deleting) after the delete tried now, and the sweeper deletes them again
+            // once the retry delay has passed, when nothing can still be on its way.
+            await discard(records.map(\.key), confirmed: false, logger: logger)
             throw Self.refusal(error)
         }
         return zip(records, uploaded).map { ($0, StoredAttachment(payload: $1.payload, objectKey: $0.key)) }
@@ -107,13 +109,15 @@ package struct UploadPipeline: Sendable {
 
     /// Removes stored objects whose activity was not written: a record goes once the store
     /// confirmed its delete; one whose delete failed stays claimed (deleting) for the sweeper.
-    package func discard(_ keys: [ObjectKey], logger: Logger) async {
+    /// `confirmed: false` says the upload itself may not have ended: the bytes may land after the
+    /// delete, so every record stays for the sweeper's second delete.
+    package func discard(_ keys: [ObjectKey], confirmed: Bool = true, logger: Logger) async {
         _ = try? await objects.claimForDeletion(keys, logger: logger)
         for key in keys {
             do {
                 try await cdn.delete(key: key)
                 await purge(key)
-                try await objects.forget([key], logger: logger)
+                if confirmed { try await objects.forget([key], logger: logger) }
             } catch {
                 logger.error("could not remove an orphaned upload; gc will", metadata: ["key": "\(key)", "error": "\(error)"])
             }
