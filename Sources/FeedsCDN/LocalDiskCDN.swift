@@ -64,6 +64,29 @@ public struct LocalDiskCDN: CDNClient {
         signer.url(for: key, expiresAt: expiresAt)
     }
 
+    /// The objects under the root in key order: `{hex}/{name}` files, sidecars and temporary
+    /// files (dot names) aside. Directories before `after`'s are skipped unread.
+    public func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject] {
+        let root = rootPath
+        return try await BlockingIO.run {
+            let files = FileManager.default
+            let directories = ((try? files.contentsOfDirectory(atPath: root)) ?? []).sorted()
+            let start = after.map { String($0.rawValue.prefix(32)) } ?? ""
+            var listed: [ListedObject] = []
+            for directory in directories where directory >= start && !directory.hasPrefix(".") {
+                for name in ((try? files.contentsOfDirectory(atPath: root + "/" + directory)) ?? []).sorted()
+                where !name.hasPrefix(".") {
+                    guard let key = ObjectKey(rawValue: directory + "/" + name), after.map({ key.rawValue > $0.rawValue }) ?? true,
+                        let modified = try? files.attributesOfItem(atPath: root + "/" + key.rawValue)[.modificationDate] as? Date
+                    else { continue }
+                    listed.append(ListedObject(key: key, modified: modified))
+                    if listed.count == limit { return listed }
+                }
+            }
+            return listed
+        }
+    }
+
     public func localPath(for key: ObjectKey) -> String? {
         (try? object(for: key))??.path
     }

@@ -18,8 +18,8 @@ struct GC: AsyncParsableCommand {
             let report = try await sweepOnce(configuration, database: database, logger: logger)
             if report.ran {
                 print(
-                    "Removed \(report.objects) objects, \(report.tempFiles) temp files and \(report.idempotencyKeys) "
-                        + "expired idempotency keys."
+                    "Removed \(report.objects) objects, \(report.orphans) objects no record held, \(report.tempFiles) temp files "
+                        + "and \(report.idempotencyKeys) expired idempotency keys."
                         + (report.failed > 0 ? " \(report.failed) deletes failed; the next sweep retries them." : ""))
             } else {
                 print("Another node is sweeping now.")

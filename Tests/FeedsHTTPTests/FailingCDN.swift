@@ -37,4 +37,5 @@ final class FailingCDN: CDNClient {
     func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
     func localPath(for key: ObjectKey) -> String? { store.localPath(for: key) }
     func download(_ key: ObjectKey, to path: String) async throws { try await store.download(key, to: path) }
+    func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject] { try await store.list(after: after, limit: limit) }
 }

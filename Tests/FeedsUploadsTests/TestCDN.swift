@@ -71,6 +71,9 @@ final class TestCDN: CDNClient {
 
     func localPath(for key: ObjectKey) -> String? { nil }
 
+    /// The uploader's tests list nothing.
+    func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject] { [] }
+
     func download(_ key: ObjectKey, to path: String) async throws {
         throw CDNError(transient: false, "the test store keeps no bytes")
     }

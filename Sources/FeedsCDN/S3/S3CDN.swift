@@ -75,6 +75,33 @@ public struct S3CDN: CDNClient {
         }
     }
 
+    /// ListObjectsV2 from `after` (keys come in order). Keys not of our form are not listed.
+    public func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject] {
+        var query = "list-type=2&max-keys=\(max(1, min(limit, 1000)))"
+        // Every key has a random directory of its own (`ObjectKey`), and "{dir}0" sorts after
+        // "{dir}/{name}" and before any other directory: no `/` in the query, which some stores
+        // (moto among them) sign differently.
+        if let after { query += "&start-after=\(after.rawValue.prefix(32))0" }
+        var body = ""
+        try await expectSuccess("listing the bucket") {
+            let response = try await client.send(.GET, query: query, timeout: .seconds(30))
+            body = response.body
+            return response
+        }
+        return Self.listing(body)
+    }
+
+    /// The `<Contents>` of a ListObjectsV2 reply: each `<Key>` (our keys need no XML unescaping:
+    /// hex, `/`, letters, digits, `.`, `-`, `_`) and `<LastModified>`.
+    static func listing(_ xml: String) -> [ListedObject] {
+        xml.components(separatedBy: "<Contents>").dropFirst().compactMap { entry in
+            guard let key = S3ErrorResponse.element("Key", in: entry).flatMap(ObjectKey.init(rawValue:)),
+                let modified = S3ErrorResponse.element("LastModified", in: entry).flatMap(RFC3339.date(from:))
+            else { return nil }
+            return ListedObject(key: key, modified: modified)
+        }
+    }
+
     /// A presigned URL of the store for `key`, valid for `redirectLifetime` and never past `notAfter`.
     public func presignedURL(for key: ObjectKey, method: String = "GET", notAfter: Date, now: Date = Date()) -> URL {
         let lifetime = max(1, min(Self.redirectLifetime, notAfter.timeIntervalSince(now)))

@@ -68,7 +68,7 @@ public struct S3ErrorResponse: Sendable, Hashable {
         CDNError(transient: isTransient && !isConfigurationError, explanation(configuration))
     }
 
-    private static func element(_ name: String, in body: String) -> String? {
+    static func element(_ name: String, in body: String) -> String? {
         guard let start = body.range(of: "<\(name)>"),
             let end = body.range(of: "</\(name)>", range: start.upperBound..<body.endIndex)
         else { return nil }

@@ -26,6 +26,22 @@ public protocol CDNClient: Sendable {
     /// Throws a `CDNError` when the store cannot be used now (unreachable, refusing our
     /// credentials, no such bucket); `/readyz` asks.
     func checkReady() async throws
+
+    /// Up to `limit` stored objects in key order, after `after` (nil: from the first), for the
+    /// reconciliation sweep to find objects no record names. Throws `CDNError`.
+    func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject]
+}
+
+/// An object as a store's listing shows it.
+public struct ListedObject: Sendable, Hashable {
+    public var key: ObjectKey
+    /// When the store last wrote it.
+    public var modified: Date
+
+    public init(key: ObjectKey, modified: Date) {
+        self.key = key
+        self.modified = modified
+    }
 }
 
 extension CDNClient {

@@ -179,7 +179,8 @@ func makeSweeper(
 ) -> ObjectSweeper {
     ObjectSweeper(
         objects: uploads.objects, cdn: uploads.cdn, tempDirectory: configuration.tempDirectory,
-        unattachedTTL: configuration.unattachedTTL, idempotency: idempotency, purge: uploads.purge
+        unattachedTTL: configuration.unattachedTTL, orphanGrace: configuration.orphanGrace, idempotency: idempotency,
+        purge: uploads.purge
     )
 }
 
@@ -209,6 +210,6 @@ package func sweepOnce(
         defer { group.cancelAll() }
         let uploads = try makeUploadPipeline(configuration, client: client, logger: logger)
         return try await makeSweeper(configuration, uploads: uploads, idempotency: PostgresIdempotencyStore(client: client))
-            .sweep(logger: logger)
+            .sweep(reconciling: true, logger: logger)
     }
 }

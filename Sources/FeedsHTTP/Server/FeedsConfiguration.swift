@@ -39,6 +39,9 @@ public struct FeedsConfiguration: Sendable {
     public var databaseStatementTimeout: Duration = .seconds(5)
     /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).
     public var databaseConnectTimeout: Duration = .seconds(3)
+    /// How old an object in the store with no record must be before gc deletes it: an upload
+    /// records its object before the bytes go, so this only guards against clocks and surprises.
+    public var orphanGrace: Duration = .seconds(3600)
     /// How long a connection may take to send a request head, after it opens and after each
     /// response (`FEEDS_HEADER_TIMEOUT`); it also ends idle keep-alive connections.
     public var headerTimeout: Duration = .seconds(10)

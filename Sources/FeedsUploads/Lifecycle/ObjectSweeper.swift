@@ -17,6 +17,8 @@ package struct ObjectSweeper: Sendable {
     let unattachedTTL: Duration?
     let releasedTTL: Duration
     let retryAfter: Duration
+    /// How old an object no record names must be before `reconcile` deletes it.
+    let orphanGrace: Duration
     let idempotency: (any IdempotencyStore)?
     /// Told of every object whose bytes are gone, to drop what was made from it (variants, cached copies).
     let purge: @Sendable (ObjectKey) async -> Void
@@ -26,6 +28,8 @@ package struct ObjectSweeper: Sendable {
         package var objects = 0
         package var tempFiles = 0
         package var idempotencyKeys = 0
+        /// Objects in the store that no record held (`reconcile`).
+        package var orphans = 0
         /// Deletes the store refused this time; they are retried on a later sweep.
         package var failed = 0
         /// False when another node held the sweep.
@@ -36,7 +40,7 @@ package struct ObjectSweeper: Sendable {
     package init(
         objects: any ObjectStore, cdn: any CDNClient, tempDirectory: URL, pendingTTL: Duration = .seconds(3600),
         unattachedTTL: Duration?, releasedTTL: Duration = .seconds(3600), retryAfter: Duration = .seconds(300),
-        idempotency: (any IdempotencyStore)? = nil, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
+        orphanGrace: Duration = .seconds(3600), idempotency: (any IdempotencyStore)? = nil, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
     ) {
         self.objects = objects
         self.cdn = cdn
@@ -45,12 +49,14 @@ package struct ObjectSweeper: Sendable {
         self.unattachedTTL = unattachedTTL
         self.releasedTTL = releasedTTL
         self.retryAfter = retryAfter
+        self.orphanGrace = orphanGrace
         self.idempotency = idempotency
         self.purge = purge
     }
 
-    /// One sweep, in batches until nothing is left to claim.
-    package func sweep(logger: Logger) async throws -> Report {
+    /// One sweep, in batches until nothing is left to claim; with `reconciling`, the store's
+    /// listing is gone through too, for objects no record names.
+    package func sweep(reconciling: Bool = false, logger: Logger) async throws -> Report {
         let counter = ReportBox()
         let ran = try await objects.exclusively(logger: logger) {
             while true {
@@ -76,6 +82,7 @@ package struct ObjectSweeper: Sendable {
             }
             await counter.add(tempFiles: removeStaleTempFiles(logger: logger))
             if let idempotency { await counter.add(idempotencyKeys: try await idempotency.purgeExpired(logger: logger)) }
+            if reconciling { await counter.add(orphans: try await reconcile(grace: orphanGrace, logger: logger)) }
         }
         var report = await counter.report
         report.ran = ran
@@ -84,7 +91,7 @@ package struct ObjectSweeper: Sendable {
                 "swept",
                 metadata: [
                     "objects": "\(report.objects)", "temp_files": "\(report.tempFiles)", "failed": "\(report.failed)",
-                    "idempotency_keys": "\(report.idempotencyKeys)",
+                    "idempotency_keys": "\(report.idempotencyKeys)", "orphans": "\(report.orphans)",
                 ])
         }
         return report
@@ -114,8 +121,9 @@ package struct ObjectSweeper: Sendable {
 /// Counts across the sweep's sendable closure.
 private actor ReportBox {
     var report = ObjectSweeper.Report()
-    func add(objects: Int = 0, failed: Int = 0, tempFiles: Int = 0, idempotencyKeys: Int = 0) {
+    func add(objects: Int = 0, failed: Int = 0, tempFiles: Int = 0, idempotencyKeys: Int = 0, orphans: Int = 0) {
         report.idempotencyKeys += idempotencyKeys
+        report.orphans += orphans
         report.objects += objects
         report.failed += failed
         report.tempFiles += tempFiles
