@@ -16,13 +16,7 @@ program="$root/Tests/Conformance/python/conformance.py"
 . "$root/scripts/lib/test-server.sh"
 test_server_setup sdk-conformance
 
-# The venv is rebuilt when it is missing or was made for another pin.
-if [ "$(cat "$venv/pin" 2>/dev/null)" != "$pin" ]; then
-  rm -rf "$venv"
-  python3 -m venv "$venv" || { echo "python3 -m venv failed: run scripts/install-deps.sh (python3-venv)" >&2; exit 1; }
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "getstream==$pin"
-  echo "$pin" >"$venv/pin"
-fi
+python_venv "$venv" "getstream==$pin"
 
 api_key=sdk-conformance-key
 api_secret=$(python3 -c 'import secrets; print(secrets.token_hex(32))')

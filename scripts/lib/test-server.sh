@@ -76,3 +76,14 @@ start_server() {
   tail -n 30 "$server_log" >&2
   return 1
 }
+
+# python_venv DIR PACKAGE==PIN: a venv at DIR holding the pinned package, made again when it is
+# missing or was made for another pin.
+python_venv() {
+  local venv=$1 requirement=$2
+  [ "$(cat "$venv/pin" 2>/dev/null)" = "$requirement" ] && return 0
+  rm -rf "$venv"
+  python3 -m venv "$venv" || { echo "python3 -m venv failed: run scripts/install-deps.sh (python3-venv)" >&2; exit 1; }
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "$requirement"
+  echo "$requirement" >"$venv/pin"
+}

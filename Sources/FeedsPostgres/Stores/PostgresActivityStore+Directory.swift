@@ -34,11 +34,7 @@ extension PostgresActivityStore {
 
     /// The SELECT for a feed query: the sort time in exact microseconds first, then a feed row.
     static func sql(for query: FeedQuery) throws -> PostgresQuery {
-        var binds = PostgresBindings()
-        func bind<Value: PostgresEncodable>(_ value: Value) throws -> String {
-            try binds.append(value)
-            return "$\(binds.count)"
-        }
+        var bind = SQLBinds()
         let time = "f.\(query.sort.rawValue)"
         var sql = "SELECT (extract(epoch FROM \(time)) * 1000000)::int8, \(FeedRow.columns) \(FeedRow.from) WHERE true"
         if let fids = query.fids { sql += " AND f.fid = ANY(\(try bind(fids)))" }
@@ -46,18 +42,18 @@ extension PostgresActivityStore {
         if let ids = query.ids { sql += " AND f.feed_id = ANY(\(try bind(ids)))" }
         if let creators = query.createdByIDs { sql += " AND f.created_by = ANY(\(try bind(creators)))" }
         for bound in query.createdAt {
-            sql += " AND f.created_at \(bound.comparison) \(SQLTime.microseconds(try bind(bound.date.microsecondsSince1970)))"
+            sql += " AND f.created_at \(bound.comparison) \(try bind.time(bound.date))"
         }
         // Reading backwards (`prev`) walks the order reversed, and the page is turned around after.
         let forward = query.cursor?.forward ?? true
         let ascending = query.ascending == forward
         if let cursor = query.cursor {
-            let edge = SQLTime.microseconds(try bind(cursor.micros))
+            let edge = try bind.time(microseconds: cursor.micros)
             sql += " AND (\(time), f.fid) \(ascending ? ">" : "<") (\(edge), \(try bind(cursor.fid)))"
         }
         let order = ascending ? "ASC" : "DESC"
         sql += " ORDER BY \(time) \(order), f.fid \(order) LIMIT \(try bind(query.limit + 1))"
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        return bind.query(sql)
     }
 
     public func feeds(_ ids: [FeedID], logger: Logger) async throws -> [Feed] {
@@ -78,11 +74,7 @@ extension PostgresActivityStore {
 
     /// The SELECT for a user query.
     static func sql(for query: UserQuery) throws -> PostgresQuery {
-        var binds = PostgresBindings()
-        func bind<Value: PostgresEncodable>(_ value: Value) throws -> String {
-            try binds.append(value)
-            return "$\(binds.count)"
-        }
+        var bind = SQLBinds()
         var sql = "SELECT \(UserRow.columns) FROM users WHERE true"
         if let ids = query.ids { sql += " AND id = ANY(\(try bind(ids)))" }
         if let prefix = query.idPrefix { sql += " AND starts_with(id, \(try bind(prefix)))" }
@@ -95,13 +87,13 @@ extension PostgresActivityStore {
         if let roles = query.roles { sql += " AND role = ANY(\(try bind(roles)))" }
         for (column, bounds) in [("created_at", query.createdAt), ("updated_at", query.updatedAt)] {
             for bound in bounds {
-                sql += " AND \(column) \(bound.comparison) \(SQLTime.microseconds(try bind(bound.date.microsecondsSince1970)))"
+                sql += " AND \(column) \(bound.comparison) \(try bind.time(bound.date))"
             }
         }
         let order = query.sort.map { "\($0.field.rawValue) \($0.ascending ? "ASC" : "DESC") NULLS LAST" }
         sql += " ORDER BY \((order + ["id ASC"]).joined(separator: ", "))"
         sql += " LIMIT \(try bind(query.limit)) OFFSET \(try bind(query.offset))"
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        return bind.query(sql)
     }
 
     /// `text` matched literally by LIKE: its `%`, `_` and `\` escaped.

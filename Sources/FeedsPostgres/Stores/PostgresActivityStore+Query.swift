@@ -34,11 +34,7 @@ extension PostgresActivityStore {
     /// The SELECT for a query. One feed reads the feed index `(feed, created_at, activity_id)` as a
     /// range; otherwise the activities' own newest-first index.
     static func sql(for query: ActivityQuery) throws -> PostgresQuery {
-        var binds = PostgresBindings()
-        func bind<Value: PostgresEncodable>(_ value: Value) throws -> String {
-            try binds.append(value)
-            return "$\(binds.count)"
-        }
+        var bind = SQLBinds()
 
         var sql = "SELECT \(ActivityRow.columns) FROM "
         let key: (time: String, id: String)
@@ -59,17 +55,17 @@ extension PostgresActivityStore {
         if let userIDs = query.userIDs { sql += " AND a.user_id = ANY(\(try bind(userIDs)))" }
         if let types = query.types { sql += " AND a.type = ANY(\(try bind(types)))" }
         for bound in query.createdAt {
-            sql += " AND a.created_at \(bound.comparison) \(SQLTime.microseconds(try bind(bound.date.microsecondsSince1970)))"
+            sql += " AND a.created_at \(bound.comparison) \(try bind.time(bound.date))"
         }
         var order = "DESC"
         if let cursor = query.cursor {
             // Exact microseconds: integer arithmetic, so a cursor never lands beside its activity.
-            let time = SQLTime.microseconds(try bind(cursor.micros))
+            let time = try bind.time(microseconds: cursor.micros)
             let comparison = cursor.direction == .older ? "<" : ">"
             sql += " AND (\(key.time), \(key.id)) \(comparison) (\(time), \(try bind(cursor.id)))"
             if cursor.direction == .newer { order = "ASC" }
         }
         sql += " ORDER BY \(key.time) \(order), \(key.id) \(order) LIMIT \(try bind(query.limit + 1))"
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        return bind.query(sql)
     }
 }
