@@ -98,8 +98,7 @@ public func buildApplication(
                 additionalChannelHandlers: [
                     // First, so that every response passes it, the CDN fast path's too.
                     ConnectionGuard(
-                        headerTimeout: .nanoseconds(Int64(configuration.headerTimeout.components.seconds) * 1_000_000_000
-                            + configuration.headerTimeout.components.attoseconds / 1_000_000_000),
+                        headerTimeout: TimeAmount(configuration.headerTimeout),
                         maxConnections: configuration.maxConnections, count: connections),
                     LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)),
                 ]
