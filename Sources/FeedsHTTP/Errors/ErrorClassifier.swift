@@ -15,6 +15,7 @@ enum ErrorClassifier {
         case let error as ServerError:
             if let underlying = error.underlyingError as? FeedsError { return underlying }
             if let underlying = error.underlyingError as? PSQLError, underlying.isUnstorableText { return unstorable }
+            if let underlying = error.underlyingError as? PSQLError, underlying.isUnavailable { return databaseUnavailable }
             if error.underlyingError is NIOTooManyBytesError { return classify(error.underlyingError) }
             if let decoding = error.underlyingError as? DecodingError { return input(from: decoding) }
             if error.operationInput == nil {
@@ -38,6 +39,8 @@ enum ErrorClassifier {
             return input(from: error)
         case let error as PSQLError where error.isUnstorableText:
             return unstorable
+        case let error as PSQLError where error.isUnavailable:
+            return databaseUnavailable
         case is NIOTooManyBytesError:
             // A body collected whole (JSON, or a type no route streams) that ran past its cap, sent chunked.
             return FeedsError(.payloadTooLarge, "the request body is larger than this route takes")
@@ -49,6 +52,9 @@ enum ErrorClassifier {
     /// PostgreSQL stores no NUL character; checking every string of every body for it would cost
     /// each write what this costs only the rare request that holds one.
     static let unstorable = FeedsError.input("text and custom data may not hold the NUL character (\\u0000)")
+
+    /// The database dropped or refused the connection: 503 with a Retry-After, as past a deadline.
+    static let databaseUnavailable = FeedsError(.unavailable, "the database is not answering; try again")
 
     /// A JSON body that does not fit the schema: name the field at fault.
     static func input(from error: DecodingError) -> FeedsError {

@@ -17,8 +17,11 @@ public struct EmbeddedPostgres: Service {
     public let startedHere: Bool
     let logger: Logger
 
-    /// Starts (or joins) the cluster under `directory`; `durable: false` turns fsync off, for tests.
-    public static func start(in directory: URL, durable: Bool = true, logger: Logger) async throws -> EmbeddedPostgres {
+    /// Starts (or joins) the cluster under `directory`, on `port` or a free one; `durable: false`
+    /// turns fsync off, for tests.
+    public static func start(
+        in directory: URL, durable: Bool = true, port chosen: Int? = nil, logger: Logger
+    ) async throws -> EmbeddedPostgres {
         let tools = try Tools.locate()
         let layout = Layout(base: directory.standardizedFileURL)
         try FileManager.default.createDirectory(at: layout.run, withIntermediateDirectories: true)
@@ -32,7 +35,7 @@ public struct EmbeddedPostgres: Service {
             port = running
             logger.info("joining the embedded PostgreSQL already running", metadata: ["port": "\(port)"])
         } else {
-            port = try freeLoopbackPort()
+            port = try chosen ?? freeLoopbackPort()
             var settings = "-p \(port) -k \(layout.run.path) -c listen_addresses=127.0.0.1"
             if !durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
             try await tools.run([
@@ -54,10 +57,11 @@ public struct EmbeddedPostgres: Service {
         try await stop()
     }
 
-    /// Stops the cluster (fast mode: open sessions are ended, data is safe).
-    public func stop() async throws {
+    /// Stops the cluster: fast mode ends open sessions cleanly; immediate mode kills it as a
+    /// crash would (committed data is safe when durable; the next start recovers).
+    public func stop(immediately: Bool = false) async throws {
         guard startedHere else { return }
-        try await tools.run([tools.pgCtl, "stop", "-D", layout.data.path, "-m", "fast", "-w", "-s"])
+        try await tools.run([tools.pgCtl, "stop", "-D", layout.data.path, "-m", immediately ? "immediate" : "fast", "-w", "-s"])
         logger.info("stopped the embedded PostgreSQL")
     }
 

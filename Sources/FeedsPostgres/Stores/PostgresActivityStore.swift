@@ -26,7 +26,9 @@ public struct PostgresActivityStore: ActivityStore {
         let insert = InsertActivity(draft, by: poster)
         do {
             if insert.attachments.linked.isEmpty, recording == nil {
-                let stored = try await Self.inserted(client.execute(insert, logger: logger), draft)
+                let stored = try await client.committed(logger: logger) { connection in
+                    try await Self.inserted(connection.execute(insert, logger: logger), draft)
+                }
                 return Self.activity(draft, stored, user: try await author(of: draft, stored, on: nil, logger: logger))
             }
             return try await client.transaction(logger: logger) { connection in

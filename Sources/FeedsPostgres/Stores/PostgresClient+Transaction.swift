@@ -16,6 +16,26 @@ extension PostgresClient {
     }
 }
 
+extension PostgresClient {
+    /// Runs `body`'s statements (each its own transaction) on one connection and returns once
+    /// PostgreSQL has committed them. Such a statement commits at the protocol's Sync, after its
+    /// rows and CommandComplete, and PostgresNIO ends the query at CommandComplete: a crash in
+    /// between would lose a write the client was told of (`DatabaseRestartTests` saw one). The
+    /// connection starts its next statement only after that commit, so one round trip proves it:
+    /// a crash before it closes the connection, and the round trip fails.
+    func committed<Result>(
+        logger: Logger,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> sending Result
+    ) async throws -> sending Result {
+        try await withConnection(isolation: isolation) { connection in
+            let result = try await body(connection)
+            try await connection.query("SELECT 1", logger: logger)
+            return result
+        }
+    }
+}
+
 extension PSQLError {
     /// A unique violation (SQLSTATE 23505) on the named constraint.
     func isUniqueViolation(of constraint: String) -> Bool {
@@ -26,5 +46,21 @@ extension PSQLError {
     /// The client sent it, and the statement wrote nothing.
     public var isUnstorableText: Bool {
         ["22021", "22P05"].contains(serverInfo?[.sqlState])
+    }
+
+    /// The database is down, restarting, or cut off, and may answer again soon: connections
+    /// closed or refused, and the server's own SQLSTATE classes 08 (connection), 53 (resources,
+    /// such as too many connections) and 57 (shutdown, crash recovery, a cancelled statement).
+    public var isUnavailable: Bool {
+        switch code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed,
+            .queryCancelled:
+            return true
+        case .server:
+            guard let state = serverInfo?[.sqlState] else { return false }
+            return ["08", "53", "57"].contains(String(state.prefix(2)))
+        default:
+            return false
+        }
     }
 }

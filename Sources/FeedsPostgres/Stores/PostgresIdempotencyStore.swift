@@ -17,21 +17,25 @@ public struct PostgresIdempotencyStore: IdempotencyStore {
         let seconds = Double(lease.components.seconds)
         // One statement claims a new key, one whose 24 hours are over, or an unfinished one whose
         // lease is over (its request died); a live key is left as it is.
-        let claimed = try await client.query(
-            """
-            INSERT INTO idempotency_keys (principal, key, request_hash, lease_until)
-            VALUES (\(principal), \(key), \(requestHash), now() + \(seconds) * interval '1 second')
-            ON CONFLICT (principal, key) DO UPDATE
-                SET request_hash = EXCLUDED.request_hash, status = NULL, response = NULL, created_at = now(),
-                    lease_until = EXCLUDED.lease_until
-                WHERE idempotency_keys.created_at < now() - interval '24 hours'
-                   OR (idempotency_keys.status IS NULL AND idempotency_keys.lease_until < now()
-                       AND idempotency_keys.request_hash = EXCLUDED.request_hash)
-            RETURNING true
-            """,
-            logger: logger
-        )
-        for try await _ in claimed { return .claimed }
+        let claimed = try await client.committed(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO idempotency_keys (principal, key, request_hash, lease_until)
+                VALUES (\(principal), \(key), \(requestHash), now() + \(seconds) * interval '1 second')
+                ON CONFLICT (principal, key) DO UPDATE
+                    SET request_hash = EXCLUDED.request_hash, status = NULL, response = NULL, created_at = now(),
+                        lease_until = EXCLUDED.lease_until
+                    WHERE idempotency_keys.created_at < now() - interval '24 hours'
+                       OR (idempotency_keys.status IS NULL AND idempotency_keys.lease_until < now()
+                           AND idempotency_keys.request_hash = EXCLUDED.request_hash)
+                RETURNING true
+                """,
+                logger: logger
+            )
+            for try await _ in rows { return true }
+            return false
+        }
+        if claimed { return .claimed }
         let rows = try await client.query(
             "SELECT request_hash, status, response FROM idempotency_keys WHERE principal = \(principal) AND key = \(key)",
             logger: logger
@@ -46,20 +50,24 @@ public struct PostgresIdempotencyStore: IdempotencyStore {
     }
 
     public func complete(principal: String, key: String, status: Int, body: [UInt8], logger: Logger) async throws {
-        try await client.query(
-            """
-            UPDATE idempotency_keys SET status = \(status), response = \(Data(body))
-            WHERE principal = \(principal) AND key = \(key) AND status IS NULL
-            """,
-            logger: logger
-        )
+        try await client.committed(logger: logger) { connection in
+            _ = try await connection.query(
+                """
+                UPDATE idempotency_keys SET status = \(status), response = \(Data(body))
+                WHERE principal = \(principal) AND key = \(key) AND status IS NULL
+                """,
+                logger: logger
+            )
+        }
     }
 
     public func release(principal: String, key: String, logger: Logger) async throws {
-        try await client.query(
-            "DELETE FROM idempotency_keys WHERE principal = \(principal) AND key = \(key) AND status IS NULL",
-            logger: logger
-        )
+        try await client.committed(logger: logger) { connection in
+            _ = try await connection.query(
+                "DELETE FROM idempotency_keys WHERE principal = \(principal) AND key = \(key) AND status IS NULL",
+                logger: logger
+            )
+        }
     }
 
     public func purgeExpired(logger: Logger) async throws -> Int {

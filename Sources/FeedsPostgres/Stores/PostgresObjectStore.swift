@@ -14,18 +14,20 @@ public struct PostgresObjectStore: ObjectStore {
 
     public func reserve(_ objects: [ObjectRecord], logger: Logger) async throws {
         guard !objects.isEmpty else { return }
-        try await client.query(
-            """
-            INSERT INTO cdn_objects (key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state)
-            SELECT k, kind, NULLIF(o, ''), f, m, s, h, NULLIF(w, -1), NULLIF(ht, -1), 'reserved'
-            FROM unnest(\(objects.map(\.key.rawValue))::text[], \(objects.map(\.kind.rawValue))::text[],
-                        \(objects.map { $0.ownerID ?? "" })::text[], \(objects.map(\.fileName))::text[],
-                        \(objects.map(\.mimeType))::text[], \(objects.map(\.size))::bigint[], \(objects.map(\.sha256))::text[],
-                        \(objects.map { $0.width ?? -1 })::integer[], \(objects.map { $0.height ?? -1 })::integer[])
-                AS x(k, kind, o, f, m, s, h, w, ht)
-            """,
-            logger: logger
-        )
+        try await client.committed(logger: logger) { connection in
+            _ = try await connection.query(
+                """
+                INSERT INTO cdn_objects (key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state)
+                SELECT k, kind, NULLIF(o, ''), f, m, s, h, NULLIF(w, -1), NULLIF(ht, -1), 'reserved'
+                FROM unnest(\(objects.map(\.key.rawValue))::text[], \(objects.map(\.kind.rawValue))::text[],
+                            \(objects.map { $0.ownerID ?? "" })::text[], \(objects.map(\.fileName))::text[],
+                            \(objects.map(\.mimeType))::text[], \(objects.map(\.size))::bigint[], \(objects.map(\.sha256))::text[],
+                            \(objects.map { $0.width ?? -1 })::integer[], \(objects.map { $0.height ?? -1 })::integer[])
+                    AS x(k, kind, o, f, m, s, h, w, ht)
+                """,
+                logger: logger
+            )
+        }
     }
 
     public func markStored(_ keys: [ObjectKey], recording: IdempotentRecord<Void>? = nil, logger: Logger) async throws {
@@ -42,10 +44,12 @@ public struct PostgresObjectStore: ObjectStore {
     }
 
     public func forget(_ keys: [ObjectKey], logger: Logger) async throws {
-        try await client.query(
-            "DELETE FROM cdn_objects WHERE key = ANY(\(keys.map(\.rawValue))) AND state IN ('reserved', 'deleting')",
-            logger: logger
-        )
+        try await client.committed(logger: logger) { connection in
+            _ = try await connection.query(
+                "DELETE FROM cdn_objects WHERE key = ANY(\(keys.map(\.rawValue))) AND state IN ('reserved', 'deleting')",
+                logger: logger
+            )
+        }
     }
 
     public func objects(_ keys: [ObjectKey], logger: Logger) async throws -> [ObjectKey: ObjectRecord] {
@@ -61,33 +65,37 @@ public struct PostgresObjectStore: ObjectStore {
 
     public func claimForDeletion(_ keys: [ObjectKey], logger: Logger) async throws -> [ObjectRecord] {
         // The rows as they were: a CTE reads the old state of the rows the update takes.
-        let rows = try await client.query(
-            """
-            WITH old AS (
-                SELECT \(unescaped: Self.columns) FROM cdn_objects
-                WHERE key = ANY(\(keys.map(\.rawValue))) AND state <> 'deleted' FOR UPDATE
-            ), claimed AS (
-                UPDATE cdn_objects c SET state = 'deleting', updated_at = now() FROM old WHERE c.key = old.key
+        try await client.committed(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                WITH old AS (
+                    SELECT \(unescaped: Self.columns) FROM cdn_objects
+                    WHERE key = ANY(\(keys.map(\.rawValue))) AND state <> 'deleted' FOR UPDATE
+                ), claimed AS (
+                    UPDATE cdn_objects c SET state = 'deleting', updated_at = now() FROM old WHERE c.key = old.key
+                )
+                SELECT * FROM old
+                """,
+                logger: logger
             )
-            SELECT * FROM old
-            """,
-            logger: logger
-        )
-        var records: [ObjectRecord] = []
-        for try await row in rows {
-            if let record = try Self.decode(row) { records.append(record) }
+            var records: [ObjectRecord] = []
+            for try await row in rows {
+                if let record = try Self.decode(row) { records.append(record) }
+            }
+            return records
         }
-        return records
     }
 
     public func markDeleted(_ keys: [ObjectKey], logger: Logger) async throws {
-        try await client.query(
-            """
-            UPDATE cdn_objects SET state = 'deleted', updated_at = now()
-            WHERE key = ANY(\(keys.map(\.rawValue))) AND state = 'deleting'
-            """,
-            logger: logger
-        )
+        try await client.committed(logger: logger) { connection in
+            _ = try await connection.query(
+                """
+                UPDATE cdn_objects SET state = 'deleted', updated_at = now()
+                WHERE key = ANY(\(keys.map(\.rawValue))) AND state = 'deleting'
+                """,
+                logger: logger
+            )
+        }
     }
 
     public func claimSweepable(
