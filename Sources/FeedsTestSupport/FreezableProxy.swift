@@ -56,6 +56,14 @@ public final class FreezableProxy: Sendable {
         for channel in state.channels.withLockedValue({ $0 }) where channel.isActive { channel.read() }
     }
 
+    /// Resets every connection open now, and what it held is never passed on: a partition that
+    /// ended with the store's sessions lost. New connections are relayed as the proxy is set.
+    public func cutConnections() async {
+        let channels = state.channels.withLockedValue { channels in defer { channels = [] }; return channels }
+        state.relays.withLockedValue { $0 = [] }
+        for channel in channels { try? await channel.close() }
+    }
+
     public func close() async {
         try? await channel.close()
         for channel in state.channels.withLockedValue({ $0 }) { try? await channel.close() }

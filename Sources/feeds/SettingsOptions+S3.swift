@@ -28,6 +28,8 @@ extension SettingsOptions {
             default: throw ValidationError("FEEDS_S3_PATH_STYLE must be true or false, not \(text)")
             }
         }
+        let timeout = reader.int(forKey: "feeds.s3.timeout", default: 10)
+        guard timeout > 0 else { throw ValidationError("FEEDS_S3_TIMEOUT must be a positive number of seconds") }
         let configuration = S3Configuration(
             endpoint: endpoint, bucket: bucket, region: reader.string(forKey: "feeds.s3.region", default: "us-east-1"),
             pathStyle: pathStyle,
@@ -35,7 +37,8 @@ extension SettingsOptions {
                 accessKeyID: reader.string(forKey: "aws.access.key.id") ?? "",
                 secretAccessKey: reader.string(forKey: "aws.secret.access.key", isSecret: true) ?? "",
                 sessionToken: reader.string(forKey: "aws.session.token", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
-            )
+            ),
+            timeout: .seconds(timeout)
         )
         if let problem = configuration.problem { throw ValidationError(problem) }
         return configuration

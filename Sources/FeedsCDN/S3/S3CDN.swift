@@ -44,8 +44,8 @@ public struct S3CDN: CDNClient {
         if let disposition = ServingPolicy.contentDisposition(for: key, mimeType: file.mimeType) {
             headers.append(("content-disposition", disposition))
         }
-        // A minute, plus a second a megabyte: a slow store fails the upload rather than holding it forever.
-        let timeout = TimeAmount.seconds(60 + size / 1_000_000)
+        // The store's timeout plus a second a megabyte: a slow store fails the upload rather than holding it forever.
+        let timeout = configuration.timeout + .seconds(size / 1_000_000)
         try await expectSuccess("storing \(key)") {
             try await client.send(.PUT, key: key.rawValue, headers: headers, body: body, timeout: timeout)
         }
@@ -71,7 +71,7 @@ public struct S3CDN: CDNClient {
     /// region are right. (A listing rather than HEAD, because only a body names what is wrong.)
     public func checkReady() async throws {
         try await expectSuccess("checking the bucket") {
-            try await client.send(.GET, query: "list-type=2&max-keys=1", timeout: .seconds(5))
+            try await client.send(.GET, query: "list-type=2&max-keys=1", timeout: min(configuration.timeout, .seconds(5)))
         }
     }
 
@@ -84,7 +84,7 @@ public struct S3CDN: CDNClient {
         if let after { query += "&start-after=\(after.rawValue.prefix(32))0" }
         var body = ""
         try await expectSuccess("listing the bucket") {
-            let response = try await client.send(.GET, query: query, timeout: .seconds(30))
+            let response = try await client.send(.GET, query: query)
             body = response.body
             return response
         }
@@ -108,6 +108,12 @@ public struct S3CDN: CDNClient {
         return client.signer.presign(method: method, url: configuration.url(key: key.rawValue), expires: Int(lifetime), date: now)
     }
 
+    /// Whether the exchange ran out of time (rather than being refused or cut).
+    static func isTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPClientError else { return false }
+        return [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)
+    }
+
     /// Runs one request; a non-2xx answer or a failed exchange becomes a `CDNError` that says
     /// whether to retry, and configuration errors are logged with what to fix.
     private func expectSuccess(_ action: String, _ send: () async throws -> S3Client.Response) async throws {
@@ -119,7 +125,7 @@ public struct S3CDN: CDNClient {
         } catch {
             let message = "\(action): the S3 store at \(configuration.endpoint.absoluteString) did not answer (\(error))"
             logger.warning("S3 store unreachable", metadata: ["action": "\(action)", "error": "\(error)"])
-            throw CDNError(transient: true, message)
+            throw CDNError(transient: true, timedOut: Self.isTimeout(error), message)
         }
         guard !(200..<300).contains(response.status) else { return }
         let refusal = client.error(response)

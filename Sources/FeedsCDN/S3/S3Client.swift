@@ -32,10 +32,11 @@ public struct S3Client: Sendable {
     }
 
     /// Sends one signed request for `key` (nil: the bucket) and returns the answer, whatever its
-    /// status. Network failures and timeouts throw as AsyncHTTPClient reports them.
+    /// status. Network failures and timeouts throw as AsyncHTTPClient reports them; the whole
+    /// exchange has `timeout`, the configuration's unless given.
     public func send(
         _ method: HTTPMethod, key: String? = nil, query: String? = nil, headers: [(name: String, value: String)] = [],
-        body: Body = .empty, timeout: TimeAmount = .seconds(30)
+        body: Body = .empty, timeout: Duration? = nil
     ) async throws -> Response {
         let url = configuration.url(key: key, query: query)
         let payloadHash: String
@@ -56,7 +57,7 @@ public struct S3Client: Sendable {
         {
             request.headers.add(name: name, value: value)
         }
-        let response = try await Self.http.execute(request, timeout: timeout)
+        let response = try await Self.http.execute(request, timeout: TimeAmount(timeout ?? configuration.timeout))
         let buffer = try await response.body.collect(upTo: 1 << 20)
         return Response(
             status: Int(response.status.code), headers: response.headers, body: String(buffer: buffer))

@@ -9,18 +9,21 @@ public struct S3Configuration: Sendable, Hashable {
     /// `{endpoint}/{bucket}/{key}` rather than `{bucket}.{endpoint host}/{key}`.
     public var pathStyle: Bool
     public var credentials: SigV4Signer.Credentials
+    /// The most one call to the store may take (`FEEDS_S3_TIMEOUT`); a PUT gets a second more per MB.
+    public var timeout: Duration = .seconds(10)
 
     /// Without `endpoint`, AWS in `region`, virtual-hosted; with one, path-style unless told otherwise,
     /// since that is what MinIO and most self-hosted stores expect.
     public init(
         endpoint: URL? = nil, bucket: String, region: String = "us-east-1", pathStyle: Bool? = nil,
-        credentials: SigV4Signer.Credentials
+        credentials: SigV4Signer.Credentials, timeout: Duration = .seconds(10)
     ) {
         self.endpoint = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")!
         self.bucket = bucket
         self.region = region
         self.pathStyle = pathStyle ?? (endpoint != nil)
         self.credentials = credentials
+        self.timeout = timeout
     }
 
     /// The URL of the object at `key`, or of the bucket itself when `key` is nil.

@@ -20,6 +20,8 @@ public struct FeedsError: Error, Sendable, Equatable {
         case idempotencyMismatch
         /// The storage backend failed or refused.
         case badGateway
+        /// The storage backend did not answer in time.
+        case gatewayTimeout
         case rateLimited
         case unavailable
         case `internal`
@@ -70,7 +72,7 @@ extension FeedsError.Kind {
         case .notFound: 16
         case .payloadTooLarge: 22
         case .rateLimited: 9
-        case .unavailable, .internal, .badGateway: -1
+        case .unavailable, .internal, .badGateway, .gatewayTimeout: -1
         }
     }
 
@@ -88,6 +90,7 @@ extension FeedsError.Kind {
         case .methodNotAllowed: 405
         case .idempotencyMismatch: 422
         case .badGateway: 502
+        case .gatewayTimeout: 504
         case .rateLimited: 429
         case .unavailable: 503
         case .internal: 500

@@ -53,12 +53,15 @@ extension CDNClient {
 public struct CDNError: Error, Sendable, CustomStringConvertible {
     /// Timeouts, 5xx, throttling, connection resets: the uploader retries these.
     public var isTransient: Bool
+    /// The store did not answer in time (the client gets 504, not 502).
+    public var timedOut: Bool
     /// What failed, for the log and the client's 502.
     public var message: String
 
     /// A failure that is worth retrying when `transient`.
-    public init(transient: Bool, _ message: String) {
+    public init(transient: Bool, timedOut: Bool = false, _ message: String) {
         self.isTransient = transient
+        self.timedOut = timedOut
         self.message = message
     }
 

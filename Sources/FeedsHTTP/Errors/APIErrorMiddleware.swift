@@ -40,7 +40,7 @@ enum APIErrorBody {
     static func response(for error: FeedsError, duration: String) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         // A dependency that did not answer in time, or is down: worth trying again shortly.
-        if error.kind == .unavailable { headers[.retryAfter] = "1" }
+        if error.kind == .unavailable || error.kind == .gatewayTimeout { headers[.retryAfter] = "1" }
         return Response(
             status: .init(code: error.kind.status),
             headers: headers,

@@ -137,9 +137,10 @@ package struct UploadPipeline: Sendable {
         try await objects.markDeleted([key], logger: logger)
     }
 
-    /// A CDN failure is the gateway's (502); anything else keeps its meaning.
+    /// A CDN failure is the gateway's (502, or 504 when it did not answer in time); anything
+    /// else keeps its meaning.
     package static func refusal(_ error: any Error) -> any Error {
         guard let cdnError = error as? CDNError else { return error }
-        return FeedsError(.badGateway, "the file store failed: \(cdnError.message)")
+        return FeedsError(cdnError.timedOut ? .gatewayTimeout : .badGateway, "the file store failed: \(cdnError.message)")
     }
 }
