@@ -37,7 +37,9 @@ public struct TestBucket: Sendable {
             endpoint: endpoint, bucket: bucket, region: environment["FEEDS_TEST_S3_REGION"] ?? "us-east-1",
             credentials: .init(
                 accessKeyID: try value("FEEDS_TEST_S3_ACCESS_KEY_ID"),
-                secretAccessKey: try value("FEEDS_TEST_S3_SECRET_ACCESS_KEY"))
+                secretAccessKey: try value("FEEDS_TEST_S3_SECRET_ACCESS_KEY")),
+            // A hang guard, not a deadline: the test store answers slowly on a busy machine.
+            timeout: .seconds(120)
         )
     }
 
