@@ -126,23 +126,7 @@ import Testing
     /// The feed as the generated type; no route sends it but `FeedPageRoutes`, so this is its
     /// reference.
     static func feedResponse(_ feed: Feed, viewer: Principal) throws -> Components.Schemas.FeedResponse {
-        Components.Schemas.FeedResponse(
-            activityCount: Int32(clamping: feed.activityCount),
-            createdAt: WireTime.nanoseconds(feed.createdAt),
-            createdBy: try Wire.user(feed.createdBy),
-            custom: .init(additionalProperties: try FreeForm.containers(feed.custom)),
-            description: feed.description,
-            feed: feed.id.description,
-            followerCount: 0,
-            followingCount: 0,
-            groupId: feed.id.group,
-            id: feed.id.id,
-            memberCount: 0,
-            name: feed.name,
-            ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id).map { .init(rawValue: $0)! },
-            pinCount: 0,
-            updatedAt: WireTime.nanoseconds(feed.updatedAt)
-        )
+        try Wire.feed(feed, viewer: viewer)
     }
 
     /// A pipeline for signing URLs; its database client is never used.

@@ -8,13 +8,20 @@ public struct Feed: Sendable, Hashable {
     public var custom: JSONObject
     public var createdBy: User
     public var activityCount: Int
+    public var visibility: FeedVisibility
+    /// Accepted follows of this feed, and by it.
+    public var followerCount: Int
+    public var followingCount: Int
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: FeedID, name: String, description: String, custom: JSONObject, createdBy: User, activityCount: Int,
-        createdAt: Date, updatedAt: Date
+        createdAt: Date, updatedAt: Date, visibility: FeedVisibility = .visible, followerCount: Int = 0, followingCount: Int = 0
     ) {
+        self.visibility = visibility
+        self.followerCount = followerCount
+        self.followingCount = followingCount
         self.id = id
         self.name = name
         self.description = description

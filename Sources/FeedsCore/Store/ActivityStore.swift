@@ -1,7 +1,7 @@
 import Logging
 
 /// Where activities, feeds and users live. The Postgres store implements it; handlers are generic over it.
-public protocol ActivityStore: Sendable {
+public protocol ActivityStore: FollowStore {
     /// Stores a new activity (creating its user and feeds on first use). A taken id is a conflict;
     /// a user `poster` may post only to feeds of theirs or new ones (not allowed otherwise).
     /// `recording`, when given, records the idempotent reply in the same transaction.
@@ -27,8 +27,10 @@ public protocol ActivityStore: Sendable {
     /// A page of activities, newest first.
     func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage
 
-    /// A feed, created with `creatorID` as its owner when missing (without one, a missing feed is an input error).
-    func getOrCreateFeed(_ id: FeedID, creatorID: String?, logger: Logger) async throws -> (feed: Feed, created: Bool)
+    /// A feed, created with `creatorID` as its owner when missing (without one, a missing feed is
+    /// an input error), with `visibility` or its group's.
+    func getOrCreateFeed(_ id: FeedID, creatorID: String?, visibility: FeedVisibility?, logger: Logger) async throws
+        -> (feed: Feed, created: Bool)
 
     /// A page of feeds in the query's order.
     func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage

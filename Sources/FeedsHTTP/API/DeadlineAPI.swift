@@ -56,6 +56,30 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("QueryFeeds") { [base] in try await base.queryFeeds(input) }
     }
 
+    func follow(_ input: Operations.Follow.Input) async throws -> Operations.Follow.Output {
+        try await bounded("Follow") { [base] in try await base.follow(input) }
+    }
+
+    func unfollow(_ input: Operations.Unfollow.Input) async throws -> Operations.Unfollow.Output {
+        try await bounded("Unfollow") { [base] in try await base.unfollow(input) }
+    }
+
+    func followBatch(_ input: Operations.FollowBatch.Input) async throws -> Operations.FollowBatch.Output {
+        try await bounded("FollowBatch") { [base] in try await base.followBatch(input) }
+    }
+
+    func queryFollows(_ input: Operations.QueryFollows.Input) async throws -> Operations.QueryFollows.Output {
+        try await bounded("QueryFollows") { [base] in try await base.queryFollows(input) }
+    }
+
+    func acceptFollow(_ input: Operations.AcceptFollow.Input) async throws -> Operations.AcceptFollow.Output {
+        try await bounded("AcceptFollow") { [base] in try await base.acceptFollow(input) }
+    }
+
+    func rejectFollow(_ input: Operations.RejectFollow.Input) async throws -> Operations.RejectFollow.Output {
+        try await bounded("RejectFollow") { [base] in try await base.rejectFollow(input) }
+    }
+
     func ownBatch(_ input: Operations.OwnBatch.Input) async throws -> Operations.OwnBatch.Output {
         try await bounded("OwnBatch") { [base] in try await base.ownBatch(input) }
     }

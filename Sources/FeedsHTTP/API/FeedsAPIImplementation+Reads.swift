@@ -31,16 +31,30 @@ extension FeedsAPIImplementation {
     /// GetOrCreateFeed's work; `FeedPageRoutes` writes the page.
     func feedPage(
         group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, request: AuthenticatedRequest
-    ) async throws -> (feed: Feed, created: Bool, page: ActivityPage) {
+    ) async throws -> (feed: Feed, created: Bool, page: ActivityPage, followers: FollowPage, following: FollowPage) {
         try DeclaredBounds.check(body)
         let feedID = try FeedID(group: group, id: id, field: "feed_id")
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
-        let (feed, created) = try await store.getOrCreateFeed(feedID, creatorID: creator, logger: request.logger)
+        let visibility = body.data?.visibility.flatMap { FeedVisibility(rawValue: $0.rawValue) }
+        let (feed, created) = try await store.getOrCreateFeed(
+            feedID, creatorID: creator, visibility: visibility, logger: request.logger)
+        if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
+            throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
+        }
         let page = try await store.queryActivities(
             ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
             logger: request.logger
         )
-        return (feed, created, page)
+        // Accepted follows only, as Stream lists them; the feed was found readable above.
+        func follows(_ side: String, _ pager: Components.Schemas.PagerRequest?, _ field: String) async throws -> FollowPage {
+            let query = try FollowQuery(
+                filter: [side: .string(feedID.description), "status": .string("accepted")], sort: [],
+                limit: Int(pager?.limit ?? 10), next: pager?.next, prev: pager?.prev, field: field + ".")
+            return try await store.queryFollows(query, viewer: .server, logger: request.logger)
+        }
+        let followers = try await follows("target_feed", body.followersPagination, "followers_pagination")
+        let following = try await follows("source_feed", body.followingPagination, "following_pagination")
+        return (feed, created, page, followers, following)
     }
 }

@@ -105,8 +105,8 @@ extension JSONWriter {
             json.object(feed.custom)
             json.field("description", feed.description)
             json.field("feed", feed.id.description)
-            json.field("follower_count", 0)
-            json.field("following_count", 0)
+            json.field("follower_count", Int(Int32(clamping: feed.followerCount)))
+            json.field("following_count", Int(Int32(clamping: feed.followingCount)))
             json.field("group_id", feed.id.group)
             json.field("id", feed.id.id)
             json.field("member_count", 0)
@@ -115,7 +115,35 @@ extension JSONWriter {
             json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id))
             json.field("pin_count", 0)
             json.field("updated_at", feed.updatedAt)
+            json.field("visibility", feed.visibility.rawValue)
         }
+    }
+
+    /// A follow with both its feeds, as `Wire.follow` shapes it.
+    mutating func follow(_ follow: Follow, viewer: Principal) {
+        object { json in
+            json.field("created_at", follow.createdAt)
+            json.key("custom")
+            json.object(follow.custom)
+            json.field("follower_role", follow.followerRole)
+            json.field("push_preference", follow.pushPreference)
+            json.field("request_accepted_at", follow.requestAcceptedAt)
+            json.field("request_rejected_at", follow.requestRejectedAt)
+            json.key("source_feed")
+            json.feed(follow.source, viewer: viewer)
+            json.field("status", follow.status.rawValue)
+            json.key("target_feed")
+            json.feed(follow.target, viewer: viewer)
+            json.field("updated_at", follow.updatedAt)
+        }
+    }
+
+    /// A feed's followers or following page, and its cursor.
+    mutating func follows(_ name: StaticString, _ page: FollowPage, pagination: StaticString, viewer: Principal) {
+        key(name)
+        array(page.follows) { $0.follow($1, viewer: viewer) }
+        key(pagination)
+        object { json in json.field("next", page.next?.token) }
     }
 
     /// A page's activities and its cursors, the part every page response shares.

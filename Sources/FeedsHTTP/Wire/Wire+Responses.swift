@@ -88,3 +88,44 @@ enum Wire {
         )
     }
 }
+
+extension Wire {
+    /// A feed as the wire shows it, with `viewer`'s capabilities on it.
+    static func feed(_ feed: Feed, viewer: Principal) throws -> Components.Schemas.FeedResponse {
+        Components.Schemas.FeedResponse(
+            activityCount: Int32(clamping: feed.activityCount),
+            createdAt: WireTime.nanoseconds(feed.createdAt),
+            createdBy: try user(feed.createdBy),
+            custom: .init(additionalProperties: try FreeForm.containers(feed.custom)),
+            description: feed.description,
+            feed: feed.id.description,
+            followerCount: Int32(clamping: feed.followerCount),
+            followingCount: Int32(clamping: feed.followingCount),
+            groupId: feed.id.group,
+            id: feed.id.id,
+            memberCount: 0,
+            name: feed.name,
+            ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id)
+                .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:)),
+            pinCount: 0,
+            updatedAt: WireTime.nanoseconds(feed.updatedAt),
+            visibility: .init(rawValue: feed.visibility.rawValue)
+        )
+    }
+
+    /// A follow with both its feeds.
+    static func follow(_ follow: Follow, viewer: Principal) throws -> Components.Schemas.FollowResponse {
+        Components.Schemas.FollowResponse(
+            createdAt: WireTime.nanoseconds(follow.createdAt),
+            custom: .init(additionalProperties: try FreeForm.containers(follow.custom)),
+            followerRole: follow.followerRole,
+            pushPreference: .init(rawValue: follow.pushPreference) ?? .none,
+            requestAcceptedAt: follow.requestAcceptedAt.map(WireTime.nanoseconds),
+            requestRejectedAt: follow.requestRejectedAt.map(WireTime.nanoseconds),
+            sourceFeed: try feed(follow.source, viewer: viewer),
+            status: .init(rawValue: follow.status.rawValue) ?? .pending,
+            targetFeed: try feed(follow.target, viewer: viewer),
+            updatedAt: WireTime.nanoseconds(follow.updatedAt)
+        )
+    }
+}

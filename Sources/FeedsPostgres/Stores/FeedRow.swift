@@ -7,7 +7,7 @@ import PostgresNIO
 enum FeedRow {
     static let columns = """
         f.group_id, f.feed_id, f.name, f.description, f.custom::text, f.created_at, f.updated_at,
-        (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid),
+        (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid), f.visibility, f.follower_count, f.following_count,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
         """
     static let from = "FROM feeds f JOIN users u ON u.id = f.created_by"
@@ -19,9 +19,12 @@ enum FeedRow {
         let custom = try JSONText.object(try columns.next())
         let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
         let activityCount: Int64 = try columns.next()
+        let visibility: String = try columns.next()
+        let followers: Int32 = try columns.next(), following: Int32 = try columns.next()
         return Feed(
             id: try FeedID(group: group, id: id, field: "feed"), name: name, description: description, custom: custom,
             createdBy: try UserRow.user(&columns), activityCount: Int(activityCount), createdAt: createdAt,
-            updatedAt: updatedAt)
+            updatedAt: updatedAt, visibility: FeedVisibility(rawValue: visibility) ?? .visible, followerCount: Int(followers),
+            followingCount: Int(following))
     }
 }

@@ -31,9 +31,13 @@ struct InsertActivity: PostgresPreparedStatement {
             INSERT INTO activity_feeds (feed, created_at, activity_id)
             SELECT f, a.created_at, a.id FROM a, unnest($5::text[]) AS f
         ), new_feeds AS (
-            INSERT INTO feeds (fid, group_id, feed_id, created_by)
-            SELECT f, g, i, $3 FROM a, unnest($5::text[], $10::text[], $11::text[]) AS x(f, g, i)
+            INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
+            SELECT f, g, i, $3, v FROM a, unnest($5::text[], $10::text[], $11::text[], $16::text[]) AS x(f, g, i, v)
             ON CONFLICT (fid) DO NOTHING
+        ), fanout AS (
+            -- Copied to the followers' timelines after commit (`Fanout`); private and tagged
+            -- activities are for their readers only, and stay where they were posted.
+            INSERT INTO fanout_jobs (kind, activity_id, feeds) SELECT 'post', a.id, $5 FROM a WHERE $6 = 'public'
         ), attached AS (
             INSERT INTO attachments (activity_id, position, type, payload, object_key)
             SELECT a.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
@@ -56,7 +60,7 @@ struct InsertActivity: PostgresPreparedStatement {
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 15)
+        var bindings = PostgresBindings(capacity: 16)
         bindings.append(draft.id)
         bindings.append(draft.type)
         bindings.append(draft.userID)
@@ -72,6 +76,7 @@ struct InsertActivity: PostgresPreparedStatement {
         bindings.append(attachments.payloads)
         bindings.append(attachments.keys)
         bindings.append(poster)
+        bindings.append(draft.feeds.map { FeedGroup.defaultVisibility(of: $0.group).rawValue })
         return bindings
     }
 

@@ -4,7 +4,10 @@ import Logging
 import PostgresNIO
 
 extension PostgresActivityStore {
-    public func getOrCreateFeed(_ id: FeedID, creatorID: String?, logger: Logger) async throws -> (feed: Feed, created: Bool) {
+    public func getOrCreateFeed(_ id: FeedID, creatorID: String?, visibility: FeedVisibility?, logger: Logger) async throws
+        -> (feed: Feed, created: Bool)
+    {
+        let visibility = (visibility ?? FeedGroup.defaultVisibility(of: id.group)).rawValue
         // Reading a feed is the common case: one SELECT, and a write transaction only when it is missing.
         if let feed = try await storedFeed(id, logger: logger) { return (feed, false) }
         guard let creatorID else {
@@ -14,7 +17,8 @@ extension PostgresActivityStore {
             try await Self.ensureUser(creatorID, on: connection, logger: logger)
             let inserted = try await connection.query(
                 """
-                INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES (\(id.description), \(id.group), \(id.id), \(creatorID))
+                INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
+                VALUES (\(id.description), \(id.group), \(id.id), \(creatorID), \(visibility))
                 ON CONFLICT (fid) DO NOTHING RETURNING fid
                 """,
                 logger: logger

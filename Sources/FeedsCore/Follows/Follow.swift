@@ -1,0 +1,75 @@
+import Foundation
+
+/// One feed following another, with both feeds as they are after the change that returned it.
+public struct Follow: Sendable, Hashable {
+    /// Accepted follows copy activities and count; pending ones wait for the target's owner.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case accepted, pending, rejected
+    }
+
+    public var source: Feed
+    public var target: Feed
+    public var status: Status
+    public var pushPreference: String
+    public var followerRole: String
+    public var custom: JSONObject
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var requestAcceptedAt: Date?
+    public var requestRejectedAt: Date?
+
+    public init(
+        source: Feed, target: Feed, status: Status, pushPreference: String, followerRole: String, custom: JSONObject,
+        createdAt: Date, updatedAt: Date, requestAcceptedAt: Date?, requestRejectedAt: Date?
+    ) {
+        self.source = source
+        self.target = target
+        self.status = status
+        self.pushPreference = pushPreference
+        self.followerRole = followerRole
+        self.custom = custom
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.requestAcceptedAt = requestAcceptedAt
+        self.requestRejectedAt = requestRejectedAt
+    }
+}
+
+/// What a Follow request asks for, checked: two different feeds of known groups.
+public struct FollowInput: Sendable, Hashable {
+    public var source: FeedID
+    public var target: FeedID
+    /// How many of the target's newest activities to copy; nil takes `FollowInput.maxCopyLimit`.
+    public var copyLimit: Int?
+    /// Set by the server only; a user's follow is accepted or pending as the target's visibility says.
+    public var status: Follow.Status?
+    public var pushPreference: String?
+    public var custom: JSONObject?
+
+    /// The most a follow copies, and what it copies when the request names no limit (Stream's
+    /// "unlimited" would let one follow copy a feed of millions).
+    public static let maxCopyLimit = 1000
+
+    public init(
+        source: String, target: String, copyLimit: Int? = nil, status: Follow.Status? = nil, pushPreference: String? = nil,
+        custom: JSONObject? = nil, field: String = ""
+    ) throws(FeedsError) {
+        let source = try FeedID(source, field: field + "source")
+        let target = try FeedID(target, field: field + "target")
+        for feed in [source, target] where !FeedGroup.known.contains(feed.group) {
+            throw .input(
+                "feed group \"\(feed.group)\" does not exist; the groups are \(FeedGroup.known.joined(separator: ", "))",
+                field: field + (feed == source ? "source" : "target"))
+        }
+        guard source != target else { throw .input("a feed cannot follow itself", field: field + "target") }
+        if let copyLimit, !(0...Self.maxCopyLimit).contains(copyLimit) {
+            throw .input("activity_copy_limit must be between 0 and \(Self.maxCopyLimit)", field: field + "activity_copy_limit")
+        }
+        self.source = source
+        self.target = target
+        self.copyLimit = copyLimit
+        self.status = status
+        self.pushPreference = pushPreference
+        self.custom = custom
+    }
+}

@@ -1,0 +1,88 @@
+import FeedsAPI
+import FeedsCore
+
+/// Follow, Unfollow, FollowBatch, QueryFollows, AcceptFollow and RejectFollow. Who may do what
+/// is the store's to check (`FollowStore`), since it needs the feeds' owners.
+extension FeedsAPIImplementation {
+    func follow(_ input: Operations.Follow.Input) async throws -> Operations.Follow.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let follow = try await store.follow([try Self.input(body)], by: request.principal, logger: request.logger)
+        guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
+        return .created(
+            .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(made, viewer: request.principal)))))
+    }
+
+    func followBatch(_ input: Operations.FollowBatch.Input) async throws -> Operations.FollowBatch.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        guard (1...1000).contains(body.follows.count) else {
+            throw FeedsError.input("follows takes 1 to 1,000 follows", field: "follows")
+        }
+        let inputs = try body.follows.enumerated().map { index, follow in
+            try Self.input(follow, field: "follows[\(index)].")
+        }
+        let follows = try await store.follow(inputs, by: request.principal, logger: request.logger)
+        let wire = try follows.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
+        return .created(
+            .init(body: .json(.init(created: wire.filter(\.1).map(\.0), duration: request.duration, follows: wire.map(\.0)))))
+    }
+
+    func unfollow(_ input: Operations.Unfollow.Input) async throws -> Operations.Unfollow.Output {
+        let request = try request
+        let (source, target) = (try FeedID(input.path.source, field: "source"), try FeedID(input.path.target, field: "target"))
+        let follow = try await store.unfollow(
+            source: source, target: target, keepHistory: input.query.keepHistory ?? false, by: request.principal,
+            logger: request.logger)
+        return .ok(.init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
+    }
+
+    func acceptFollow(_ input: Operations.AcceptFollow.Input) async throws -> Operations.AcceptFollow.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        if let role = body.followerRole, role.utf8.count > 255 {
+            throw FeedsError.input("follower_role takes at most 255 characters", field: "follower_role")
+        }
+        let follow = try await store.answer(
+            source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: true,
+            followerRole: body.followerRole, by: request.principal, logger: request.logger)
+        return .created(
+            .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
+    }
+
+    func rejectFollow(_ input: Operations.RejectFollow.Input) async throws -> Operations.RejectFollow.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let follow = try await store.answer(
+            source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: false,
+            followerRole: nil, by: request.principal, logger: request.logger)
+        return .created(
+            .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
+    }
+
+    func queryFollows(_ input: Operations.QueryFollows.Input) async throws -> Operations.QueryFollows.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let query = try FollowQuery(
+            filter: try body.filter.map { try recode($0) }, sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
+            limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
+        let page = try await store.queryFollows(query, viewer: request.principal, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        duration: request.duration, follows: try page.follows.map { try Wire.follow($0, viewer: request.principal) },
+                        next: page.next?.token))))
+    }
+
+    /// A follow as the domain takes it; users' `status` is the target's visibility's to decide.
+    static func input(_ body: Components.Schemas.FollowRequest, field: String = "") throws -> FollowInput {
+        if body.createUsers != nil, !field.isEmpty {
+            throw FeedsError.input("create_users is set on the batch, not on each follow", field: field + "create_users")
+        }
+        return try FollowInput(
+            source: body.source, target: body.target, copyLimit: body.activityCopyLimit.map(Int.init),
+            status: body.status.flatMap { Follow.Status(rawValue: $0.rawValue) }, pushPreference: body.pushPreference?.rawValue,
+            custom: try body.custom.map { try recode($0) }, field: field)
+    }
+}

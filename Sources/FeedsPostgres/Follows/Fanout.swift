@@ -1,0 +1,119 @@
+import FeedsCore
+import Logging
+import PostgresNIO
+
+/// Copies activities into the timelines that follow their feeds, from the work queued in
+/// `fanout_jobs` by the writes that made it (a post, an accepted follow). Jobs are claimed with
+/// `FOR UPDATE SKIP LOCKED`, so any number of nodes share them; a claim, its copies and its
+/// removal commit together, so a node that dies mid-job leaves it to the next claim; copies are
+/// idempotent (the key of `activity_feeds`), so nothing is copied twice.
+public struct Fanout: Sendable {
+    let client: PostgresClient
+    /// Followers a post is copied to per job step: a feed with 100,000 followers takes 20 steps,
+    /// each a transaction of its own that other workers' steps run beside.
+    public static let chunk = 5000
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// One job as claimed.
+    struct Job {
+        var id: Int64
+        var kind: String
+        var activityID: String?
+        var feeds: [String]
+        var sourceFID: String?
+        var copyLimit: Int?
+        var after: String
+    }
+
+    /// Claims up to `limit` waiting jobs (or the ones named) and does one step of each; returns
+    /// how many it claimed.
+    @discardableResult
+    public func runBatch(limit: Int = 50, ids: [Int64]? = nil, logger: Logger) async throws -> Int {
+        try await client.transaction(logger: logger) { connection in
+            let claim: PostgresQuery =
+                if let ids {
+                    "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE SKIP LOCKED"
+                } else {
+                    "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED"
+                }
+            var jobs: [Job] = []
+            for try await (id, kind, activity, feeds, source, copyLimit, after) in try await connection.query(claim, logger: logger)
+                .decode((Int64, String, String?, [String], String?, Int32?, String).self)
+            {
+                jobs.append(Job(id: id, kind: kind, activityID: activity, feeds: feeds, sourceFID: source, copyLimit: copyLimit.map(Int.init), after: after))
+            }
+            for job in jobs {
+                if let next = try await step(job, on: connection, logger: logger) {
+                    try await connection.query("UPDATE fanout_jobs SET after = \(next) WHERE id = \(job.id)", logger: logger)
+                } else {
+                    try await connection.query("DELETE FROM fanout_jobs WHERE id = \(job.id)", logger: logger)
+                }
+            }
+            return jobs.count
+        }
+    }
+
+    /// Does one step of `job`; returns where the next step starts, or nil when the job is done.
+    private func step(_ job: Job, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+        switch job.kind {
+        case "post":
+            guard let activity = job.activityID else { return nil }
+            // The next chunk of accepted followers of the activity's feeds, each copied once
+            // (an activity in two feeds a timeline follows is one entry in it).
+            let rows = try await connection.query(
+                """
+                WITH chunk AS (
+                    SELECT DISTINCT ON (w.source_fid) w.source_fid, w.target_fid FROM follows w
+                    WHERE w.target_fid = ANY(\(job.feeds)) AND w.status = 'accepted' AND w.source_fid > \(job.after)
+                    ORDER BY w.source_fid, w.target_fid LIMIT \(Self.chunk)
+                ), copied AS (
+                    INSERT INTO activity_feeds (feed, created_at, activity_id, via)
+                    SELECT c.source_fid, a.created_at, a.id, c.target_fid
+                    FROM chunk c JOIN activities a ON a.id = \(activity) AND a.deleted_at IS NULL
+                    ON CONFLICT DO NOTHING
+                )
+                SELECT max(source_fid), count(*)::int FROM chunk
+                """,
+                logger: logger)
+            for try await (last, count) in rows.decode((String?, Int).self) where count == Self.chunk {
+                return last
+            }
+            return nil
+        case "backfill":
+            guard let source = job.sourceFID, let target = job.feeds.first else { return nil }
+            try await Self.backfill(source: source, target: target, limit: job.copyLimit ?? FollowInput.maxCopyLimit, on: connection, logger: logger)
+            return nil
+        default:
+            logger.warning("unknown fan-out job dropped", metadata: ["id": "\(job.id)", "kind": "\(job.kind)"])
+            return nil
+        }
+    }
+
+    /// Copies the newest `limit` public activities posted to `target` into `source`, if it still follows it.
+    static func backfill(source: String, target: String, limit: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO activity_feeds (feed, created_at, activity_id, via)
+            SELECT \(source), x.created_at, x.activity_id, \(target) FROM (
+                SELECT af.created_at, af.activity_id FROM activity_feeds af JOIN activities a ON a.id = af.activity_id
+                WHERE af.feed = \(target) AND af.via IS NULL AND a.deleted_at IS NULL AND a.visibility = 'public'
+                ORDER BY af.created_at DESC, af.activity_id DESC LIMIT \(limit)
+            ) x
+            WHERE EXISTS (
+                SELECT 1 FROM follows WHERE source_fid = \(source) AND target_fid = \(target) AND status = 'accepted')
+            ON CONFLICT DO NOTHING
+            """,
+            logger: logger)
+    }
+
+    /// Jobs waiting, for tests and metrics.
+    public func pending(logger: Logger) async throws -> Int {
+        for try await count in try await client.query("SELECT count(*)::int FROM fanout_jobs", logger: logger).decode(Int.self) {
+            return count
+        }
+        return 0
+    }
+}

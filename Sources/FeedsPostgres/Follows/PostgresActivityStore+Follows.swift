@@ -1,0 +1,333 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `FollowStore` on PostgreSQL: the `follows` table, the counts on `feeds`, and the copies in
+/// `activity_feeds` that make timelines (`Fanout`).
+extension PostgresActivityStore {
+    /// What a permission check needs of a feed.
+    struct FeedAccess {
+        var owner: String
+        var visibility: FeedVisibility
+    }
+
+    public func follow(_ inputs: [FollowInput], by principal: Principal, logger: Logger) async throws
+        -> [(follow: Follow, created: Bool)]
+    {
+        let (pairs, jobs) = try await client.transaction(logger: logger) { connection in
+            let access = try await Self.access(Set(inputs.flatMap { [$0.source, $0.target] }), on: connection, logger: logger)
+            var pairs: [(source: String, target: String, created: Bool)] = []
+            var jobs: [Int64] = []
+            var counts: [String: (followers: Int, following: Int)] = [:]
+            for input in inputs {
+                let (source, target) = (try Self.feed(input.source, in: access), try Self.feed(input.target, in: access))
+                let status = try Self.status(of: input, source: source, target: target, by: principal)
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO follows (source_fid, target_fid, status, push_preference, custom, copy_limit)
+                    VALUES (\(input.source.description), \(input.target.description), \(status.rawValue),
+                            \(input.pushPreference ?? "none"), \(JSONText.encode(input.custom ?? [:]))::jsonb,
+                            \(input.copyLimit ?? FollowInput.maxCopyLimit))
+                    ON CONFLICT (source_fid, target_fid) DO NOTHING RETURNING true
+                    """, logger: logger)
+                var created = false
+                for try await _ in inserted { created = true }
+                pairs.append((input.source.description, input.target.description, created))
+                guard created, status == .accepted else { continue }
+                counts[input.target.description, default: (0, 0)].followers += 1
+                counts[input.source.description, default: (0, 0)].following += 1
+                jobs.append(try await Self.queueBackfill(input.source, input.target, on: connection, logger: logger))
+            }
+            try await Self.adjust(counts, on: connection, logger: logger)
+            return (pairs, jobs)
+        }
+        await copyNow(jobs, logger: logger)
+        let follows = try await self.follows(pairs.map { ($0.source, $0.target) }, logger: logger)
+        return pairs.compactMap { pair in follows[pair.source + " " + pair.target].map { ($0, pair.created) } }
+    }
+
+    public func unfollow(source: FeedID, target: FeedID, keepHistory: Bool, by principal: Principal, logger: Logger)
+        async throws -> Follow
+    {
+        let removed: (Follow.Status, FollowColumns) = try await client.transaction(logger: logger) { connection in
+            let access = try await Self.access([source, target], on: connection, logger: logger)
+            let sourceFeed = try Self.feed(source, in: access)
+            _ = try Self.feed(target, in: access)
+            if let user = principal.userID, user != sourceFeed.owner {
+                throw FeedsError.notAllowed("\(user) may unfollow only from their own feeds; \(source) is \(sourceFeed.owner)'s")
+            }
+            let rows = try await connection.query(
+                """
+                DELETE FROM follows WHERE source_fid = \(source.description) AND target_fid = \(target.description)
+                RETURNING \(unescaped: FollowColumns.list)
+                """, logger: logger)
+            var found: FollowColumns?
+            for try await row in rows { found = try FollowColumns(row) }
+            guard let found else { throw FeedsError.notFound("\(source) does not follow \(target)") }
+            if found.status == .accepted {
+                try await Self.adjust(
+                    [target.description: (-1, 0), source.description: (0, -1)], on: connection, logger: logger)
+            }
+            if !keepHistory { try await Self.removeCopies(in: source, via: target, on: connection, logger: logger) }
+            return (found.status, found)
+        }
+        let feeds = try await self.feeds([source, target], logger: logger)
+        return try removed.1.follow(feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) }))
+    }
+
+    public func answer(
+        source: FeedID, target: FeedID, accept: Bool, followerRole: String?, by principal: Principal, logger: Logger
+    ) async throws -> Follow {
+        let job: Int64? = try await client.transaction(logger: logger) { connection in
+            let access = try await Self.access([source, target], on: connection, logger: logger)
+            _ = try Self.feed(source, in: access)
+            let targetFeed = try Self.feed(target, in: access)
+            if let user = principal.userID, user != targetFeed.owner {
+                throw FeedsError.notAllowed(
+                    "only \(target)'s owner answers its follow requests; \(user) is not \(targetFeed.owner)")
+            }
+            let change =
+                accept
+                ? "status = 'accepted', request_accepted_at = now()" : "status = 'rejected', request_rejected_at = now()"
+            let rows = try await connection.query(
+                """
+                UPDATE follows SET \(unescaped: change), updated_at = now(),
+                    follower_role = coalesce(\(followerRole), follower_role)
+                WHERE source_fid = \(source.description) AND target_fid = \(target.description) AND status = 'pending'
+                RETURNING true
+                """, logger: logger)
+            var answered = false
+            for try await _ in rows { answered = true }
+            guard answered else { throw FeedsError.notFound("there is no pending request from \(source) to follow \(target)") }
+            guard accept else { return nil }
+            try await Self.adjust([target.description: (1, 0), source.description: (0, 1)], on: connection, logger: logger)
+            return try await Self.queueBackfill(source, target, on: connection, logger: logger)
+        }
+        await copyNow(job.map { [$0] } ?? [], logger: logger)
+        let follows = try await self.follows([(source.description, target.description)], logger: logger)
+        guard let follow = follows[source.description + " " + target.description] else {
+            throw FeedsError.notFound("\(source) does not follow \(target)")
+        }
+        return follow
+    }
+
+    public func queryFollows(_ query: FollowQuery, viewer: Principal, logger: Logger) async throws -> FollowPage {
+        var bind = SQLBinds()
+        var sql = """
+            SELECT (extract(epoch FROM w.created_at) * 1000000)::int8, \(FollowColumns.list(alias: "w"))
+            FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid WHERE true
+            """
+        if let sources = query.sources { sql += " AND w.source_fid = ANY(\(try bind(sources)))" }
+        if let targets = query.targets { sql += " AND w.target_fid = ANY(\(try bind(targets)))" }
+        if let statuses = query.statuses { sql += " AND w.status = ANY(\(try bind(statuses.map(\.rawValue))))" }
+        for bound in query.createdAt { sql += " AND w.created_at \(bound.comparison) \(try bind.time(bound.date))" }
+        if let user = viewer.userID {
+            // A user sees the follows of feeds anyone may read, and those of their own feeds.
+            let me = try bind(user)
+            sql += " AND (t.visibility IN ('public', 'visible') OR t.created_by = \(me) OR s.created_by = \(me))"
+        }
+        let order = query.ascending ? "ASC" : "DESC"
+        if let cursor = query.cursor {
+            sql += " AND (w.created_at, w.source_fid, w.target_fid) \(query.ascending ? ">" : "<")"
+            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.source)), \(try bind(cursor.target)))"
+        }
+        sql += " ORDER BY w.created_at \(order), w.source_fid \(order), w.target_fid \(order) LIMIT \(try bind(query.limit + 1))"
+        var rows: [(micros: Int64, columns: FollowColumns)] = []
+        for try await row in try await client.query(bind.query(sql), logger: logger) {
+            var reader = RowReader(row)
+            let micros: Int64 = try reader.next()
+            rows.append((micros, try FollowColumns(&reader)))
+        }
+        let more = rows.count > query.limit
+        if more { rows.removeLast() }
+        guard !rows.isEmpty else { return FollowPage(follows: [], next: nil) }
+        let ids = Set(rows.flatMap { [$0.columns.source, $0.columns.target] })
+        let feeds = try await self.feeds(try ids.map { try FeedID($0) }, logger: logger)
+        let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) })
+        let follows = try rows.map { try $0.columns.follow(feeds: byID) }
+        let next = more
+            ? rows.last.map {
+                FollowCursor(ascending: query.ascending, micros: $0.micros, source: $0.columns.source, target: $0.columns.target)
+            } : nil
+        return FollowPage(follows: follows, next: next)
+    }
+
+    public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {
+        if feed.createdBy.id == userID || feed.visibility.isOpen { return true }
+        guard feed.visibility == .followers else { return false }
+        let rows = try await client.query(
+            """
+            SELECT 1 FROM follows w JOIN feeds s ON s.fid = w.source_fid
+            WHERE w.target_fid = \(feed.id.description) AND w.status = 'accepted' AND s.created_by = \(userID) LIMIT 1
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    // MARK: - Parts
+
+    /// The follows of `pairs` that exist, with their feeds, by "source target".
+    func follows(_ pairs: [(String, String)], logger: Logger) async throws -> [String: Follow] {
+        guard !pairs.isEmpty else { return [:] }
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: FollowColumns.list) FROM follows
+            JOIN unnest(\(pairs.map(\.0)), \(pairs.map(\.1))) AS p(s, t) ON source_fid = p.s AND target_fid = p.t
+            """, logger: logger)
+        var columns: [FollowColumns] = []
+        for try await row in rows { columns.append(try FollowColumns(row)) }
+        let ids = Set(columns.flatMap { [$0.source, $0.target] })
+        let feeds = try await self.feeds(try ids.map { try FeedID($0) }, logger: logger)
+        let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) })
+        var follows: [String: Follow] = [:]
+        for column in columns { follows[column.source + " " + column.target] = try column.follow(feeds: byID) }
+        return follows
+    }
+
+    /// Runs the copies a change queued at once, so the follower's timeline has them when the
+    /// reply comes; a failure leaves them queued for the workers.
+    private func copyNow(_ jobs: [Int64], logger: Logger) async {
+        guard !jobs.isEmpty else { return }
+        do {
+            try await Fanout(client: client).runBatch(ids: jobs, logger: logger)
+        } catch {
+            logger.warning("copying into a timeline failed; the fan-out workers retry", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func queueBackfill(_ source: FeedID, _ target: FeedID, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int64
+    {
+        let rows = try await connection.query(
+            """
+            INSERT INTO fanout_jobs (kind, source_fid, feeds, copy_limit)
+            SELECT 'backfill', source_fid, ARRAY[target_fid], copy_limit FROM follows
+            WHERE source_fid = \(source.description) AND target_fid = \(target.description)
+            RETURNING id
+            """, logger: logger)
+        for try await id in rows.decode(Int64.self) { return id }
+        throw FeedsError(.internal, "no follow to copy for \(source) → \(target)")
+    }
+
+    /// Removes what `via` copied into `feed`, then copies back what another followed feed holds too.
+    private static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws {
+        var removed: [String] = []
+        let rows = try await connection.query(
+            """
+            DELETE FROM activity_feeds WHERE feed = \(feed.description) AND via = \(via.description) RETURNING activity_id
+            """, logger: logger)
+        for try await id in rows.decode(String.self) { removed.append(id) }
+        guard !removed.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO activity_feeds (feed, created_at, activity_id, via)
+            SELECT DISTINCT ON (af.activity_id) \(feed.description), af.created_at, af.activity_id, af.feed
+            FROM activity_feeds af
+            JOIN follows w ON w.target_fid = af.feed AND w.source_fid = \(feed.description) AND w.status = 'accepted'
+            WHERE af.via IS NULL AND af.activity_id = ANY(\(removed))
+            ORDER BY af.activity_id, af.feed
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    /// Adds to follower and following counts, one statement for all feeds.
+    private static func adjust(
+        _ counts: [String: (followers: Int, following: Int)], on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard !counts.isEmpty else { return }
+        let fids = counts.keys.sorted()
+        try await connection.query(
+            """
+            UPDATE feeds f SET follower_count = f.follower_count + d.followers, following_count = f.following_count + d.following
+            FROM unnest(\(fids), \(fids.map { counts[$0]!.followers }), \(fids.map { counts[$0]!.following }))
+                AS d(fid, followers, following)
+            WHERE f.fid = d.fid
+            """, logger: logger)
+    }
+
+    /// Owner and visibility of each of `ids` that exists.
+    private static func access(_ ids: Set<FeedID>, on connection: PostgresConnection, logger: Logger) async throws
+        -> [String: FeedAccess]
+    {
+        let rows = try await connection.query(
+            "SELECT fid, created_by, visibility FROM feeds WHERE fid = ANY(\(ids.map(\.description)))", logger: logger)
+        var access: [String: FeedAccess] = [:]
+        for try await (fid, owner, visibility) in rows.decode((String, String, String).self) {
+            access[fid] = FeedAccess(owner: owner, visibility: FeedVisibility(rawValue: visibility) ?? .visible)
+        }
+        return access
+    }
+
+    private static func feed(_ id: FeedID, in access: [String: FeedAccess]) throws -> FeedAccess {
+        guard let feed = access[id.description] else {
+            throw FeedsError.notFound("feed \(id) does not exist; create it with GetOrCreateFeed")
+        }
+        return feed
+    }
+
+    /// The status a new follow starts with, or why it may not be made.
+    private static func status(of input: FollowInput, source: FeedAccess, target: FeedAccess, by principal: Principal) throws
+        -> Follow.Status
+    {
+        guard let user = principal.userID else {
+            return input.status ?? target.visibility.followStatus ?? .accepted
+        }
+        guard user == source.owner else {
+            throw FeedsError.notAllowed("\(user) may follow only from their own feeds; \(input.source) is \(source.owner)'s")
+        }
+        if user == target.owner { return .accepted }
+        guard let status = target.visibility.followStatus else {
+            throw FeedsError.notAllowed("\(input.target) is \(target.visibility.rawValue): only its owner may follow it")
+        }
+        return status
+    }
+}
+
+/// A follow's own columns, read before its feeds are.
+struct FollowColumns {
+    static func list(alias: String) -> String {
+        ["source_fid", "target_fid", "status", "push_preference", "follower_role", "custom::text", "created_at", "updated_at",
+         "request_accepted_at", "request_rejected_at"].map { "\(alias).\($0)" }.joined(separator: ", ")
+    }
+    static let list = list(alias: "follows")
+
+    var source: String
+    var target: String
+    var status: Follow.Status
+    var pushPreference: String
+    var followerRole: String
+    var custom: JSONObject
+    var createdAt: Date
+    var updatedAt: Date
+    var acceptedAt: Date?
+    var rejectedAt: Date?
+
+    init(_ row: PostgresRow) throws {
+        var reader = RowReader(row)
+        try self.init(&reader)
+    }
+
+    init(_ reader: inout RowReader) throws {
+        source = try reader.next()
+        target = try reader.next()
+        status = Follow.Status(rawValue: try reader.next()) ?? .pending
+        pushPreference = try reader.next()
+        followerRole = try reader.next()
+        custom = try JSONText.object(try reader.next())
+        createdAt = try reader.next()
+        updatedAt = try reader.next()
+        acceptedAt = try reader.next()
+        rejectedAt = try reader.next()
+    }
+
+    func follow(feeds: [String: Feed]) throws -> Follow {
+        guard let sourceFeed = feeds[source], let targetFeed = feeds[target] else {
+            throw FeedsError(.internal, "a follow's feed vanished: \(source) → \(target)")
+        }
+        return Follow(
+            source: sourceFeed, target: targetFeed, status: status, pushPreference: pushPreference, followerRole: followerRole,
+            custom: custom, createdAt: createdAt, updatedAt: updatedAt, requestAcceptedAt: acceptedAt,
+            requestRejectedAt: rejectedAt)
+    }
+}

@@ -1,0 +1,65 @@
+"""Steps: Follow, FollowBatch, QueryFollows, AcceptFollow, RejectFollow, Unfollow, and timelines."""
+
+from getstream.models import FeedInput, FollowRequest, SortParamRequest
+
+from support import check_decoded, expect_equal, step
+
+
+def timeline_ids(run, user):
+    data = run.client.feeds.get_or_create_feed("timeline", user, user_id=user).data
+    check_decoded(data)
+    return [activity.id for activity in data.activities]
+
+
+@step
+def follow_fills_the_timeline(run):
+    run.client.feeds.feed("timeline", run.alice).get_or_create(user_id=run.alice)
+    data = run.client.feeds.follow(source=f"timeline:{run.alice}", target=run.bob_feed).data
+    check_decoded(data)
+    expect_equal((data.follow.status, data.follow.target_feed.follower_count), ("accepted", 1), "status, follower_count")
+    expect_equal(data.follow.source_feed.following_count, 1, "following_count")
+    expect_equal(timeline_ids(run, run.alice), run.notes, "bob's notes copied into alice's timeline")
+    again = run.client.feeds.follow(source=f"timeline:{run.alice}", target=run.bob_feed).data
+    expect_equal(again.follow.target_feed.follower_count, 1, "follower_count after following twice")
+
+
+@step
+def follows_query(run):
+    data = run.client.feeds.query_follows(
+        filter={"target_feed": run.bob_feed}, sort=[SortParamRequest(field="created_at", direction=-1)], limit=10
+    ).data
+    check_decoded(data)
+    expect_equal([follow.source_feed.feed for follow in data.follows], [f"timeline:{run.alice}"], "bob's followers")
+
+
+@step
+def follow_batch(run):
+    run.client.feeds.feed("timeline", run.bob).get_or_create(user_id=run.bob)
+    follows = [FollowRequest(source=f"timeline:{run.bob}", target=run.alice_feed)] * 2
+    data = run.client.feeds.follow_batch(follows=follows).data
+    check_decoded(data)
+    expect_equal((len(data.follows), len(data.created)), (2, 1), "follows and newly created")
+
+
+@step
+def follow_requests(run):
+    carol = run.alice.replace("alice", "carol")
+    run.client.feeds.feed("user", carol).get_or_create(user_id=carol, data=FeedInput(visibility="followers"))
+    source, target = f"timeline:{run.alice}", f"user:{carol}"
+    pending = run.client.feeds.follow(source=source, target=target).data
+    expect_equal(pending.follow.status, "pending", "a follow of a followers-only feed")
+    accepted = run.client.feeds.accept_follow(source=source, target=target).data
+    check_decoded(accepted)
+    expect_equal(accepted.follow.status, "accepted", "after accept_follow")
+    run.client.feeds.follow(source=f"timeline:{run.bob}", target=target)
+    rejected = run.client.feeds.reject_follow(source=f"timeline:{run.bob}", target=target).data
+    check_decoded(rejected)
+    expect_equal(rejected.follow.status, "rejected", "after reject_follow")
+
+
+@step
+def unfollow_empties_the_timeline(run):
+    data = run.client.feeds.unfollow(f"timeline:{run.alice}", run.bob_feed).data
+    check_decoded(data)
+    expect_equal(data.follow.target_feed.follower_count, 0, "bob's follower_count after unfollow")
+    expect_equal(timeline_ids(run, run.alice), [], "alice's timeline after unfollowing bob")

@@ -1,0 +1,72 @@
+import FeedsCore
+import FeedsTestSupport
+import PostgresNIO
+import Testing
+
+@testable import FeedsPostgres
+
+/// The fan-out queue without a server: a worker that claimed a job and died leaves it whole to
+/// the next, and copies are never doubled.
+@Suite struct FanoutTests {
+    @Test func aJobWhoseWorkerDiedIsDoneByTheNextOnce() async throws {
+        try await TestDatabase.with { configuration, client in
+            try await Migrator(client: client).migrate(try Migration.bundled(), logger: TestDatabase.logger)
+            for statement in [
+                "INSERT INTO users (id) VALUES ('star')",
+                "INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES ('user:star', 'user', 'star', 'star')",
+            ] + FanoutFixture.fans(12_000, of: "user:star") + [
+                "INSERT INTO activities (id, type, user_id, feeds) VALUES ('a1', 'post', 'star', '{user:star}')",
+                "INSERT INTO activity_feeds (feed, created_at, activity_id) SELECT 'user:star', created_at, id FROM activities",
+                "INSERT INTO fanout_jobs (kind, activity_id, feeds) VALUES ('post', 'a1', '{user:star}')",
+                // Copies a worker made before: the next must not double them.
+                """
+                INSERT INTO activity_feeds (feed, created_at, activity_id, via)
+                SELECT 'timeline:fan' || n, a.created_at, a.id, 'user:star' FROM activities a, generate_series(1, 100) n
+                """,
+            ] {
+                _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: TestDatabase.logger)
+            }
+
+            // A worker claims the job, copies a chunk, and its session dies before it commits.
+            let dying = PostgresClient(configuration: configuration, backgroundLogger: TestDatabase.logger)
+            let pid = try await hangGuard("the dying worker's claim", seconds: 120) {
+                try await withThrowingTaskGroup(of: Int32?.self) { group in
+                    group.addTask { await dying.run(); return nil }
+                    let pid: Int32 = try await dying.withConnection { connection in
+                        _ = try await connection.query("BEGIN", logger: TestDatabase.logger)
+                        _ = try await connection.query("SELECT id FROM fanout_jobs FOR UPDATE", logger: TestDatabase.logger)
+                        _ = try await connection.query(
+                            """
+                            INSERT INTO activity_feeds (feed, created_at, activity_id, via)
+                            SELECT 'timeline:fan' || n, a.created_at, a.id, 'user:star' FROM activities a, generate_series(101, 5000) n
+                            """, logger: TestDatabase.logger)
+                        // Locked by the dying worker: another claim skips it.
+                        #expect(try await Fanout(client: client).runBatch(logger: TestDatabase.logger) == 0)
+                        for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: TestDatabase.logger)
+                            .decode(Int32.self)
+                        {
+                            return pid
+                        }
+                        return 0
+                    }
+                    _ = try await client.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
+                    group.cancelAll()
+                    return pid
+                }
+            }
+            #expect(pid != 0)
+
+            let fanout = Fanout(client: client)
+            try await eventually("the job done by the next worker") {
+                try await fanout.runBatch(logger: TestDatabase.logger)
+                return try await fanout.pending(logger: TestDatabase.logger) == 0
+            }
+            let rows = try await client.query(
+                "SELECT count(*)::int, count(DISTINCT feed)::int FROM activity_feeds WHERE via = 'user:star'",
+                logger: TestDatabase.logger)
+            for try await (copies, feeds) in rows.decode((Int, Int).self) {
+                #expect(copies == 12_000 && feeds == 12_000)
+            }
+        }
+    }
+}
