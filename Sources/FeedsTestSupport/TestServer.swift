@@ -172,12 +172,12 @@ public struct TestServer: Sendable {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let client = followRedirects ? HTTPClient.shared : Self.noRedirects
+        let client = followRedirects ? Self.client : Self.noRedirects
         let prepared = request
         // The client's timeout ends at the response head; a body that stops coming would hold the
         // test (and the suite) forever without the guard.
-        let buffer = try await hangGuard("\(method) \(url)", seconds: 180) {
-            let response = try await client.execute(prepared, timeout: .seconds(120))
+        let buffer = try await hangGuard("\(method) \(url)", seconds: 360) {
+            let response = try await client.execute(prepared, timeout: .seconds(300))
             return (response, try await response.body.collect(upTo: 64 << 20))
         }
         let response = buffer.0
@@ -188,9 +188,14 @@ public struct TestServer: Sendable {
             data: data)
     }
 
-    /// A client that shows redirects rather than following them; it lives as long as the process.
+    /// The tests' clients, living as long as the process: one follows redirects, one shows them.
+    /// Their timeouts are hang guards of minutes: a busy machine may take that long to answer.
+    static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(redirectConfiguration: .follow(max: 5, allowCycles: false), timeout: patience))
     static let noRedirects = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow, timeout: patience))
+    static let patience = HTTPClient.Configuration.Timeout(connect: .seconds(60), read: .seconds(300))
 }
 
 extension TestServer {
