@@ -46,8 +46,11 @@ extension FeedsAPIImplementation {
             ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
             logger: request.logger
         )
-        // Accepted follows only, as Stream lists them; the feed was found readable above.
+        // Accepted follows only, as Stream lists them; the feed was found readable above. The
+        // feed's counts say when there are none, which spares the query.
         func follows(_ side: String, _ pager: Components.Schemas.PagerRequest?, _ field: String) async throws -> FollowPage {
+            let count = side == "target_feed" ? feed.followerCount : feed.followingCount
+            guard count > 0 || pager?.next != nil else { return FollowPage(follows: [], next: nil) }
             let query = try FollowQuery(
                 filter: [side: .string(feedID.description), "status": .string("accepted")], sort: [],
                 limit: Int(pager?.limit ?? 10), next: pager?.next, prev: pager?.prev, field: field + ".")

@@ -118,8 +118,11 @@ extension PostgresActivityStore {
             SELECT (extract(epoch FROM w.created_at) * 1000000)::int8, \(FollowColumns.list(alias: "w"))
             FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid WHERE true
             """
-        if let sources = query.sources { sql += " AND w.source_fid = ANY(\(try bind(sources)))" }
-        if let targets = query.targets { sql += " AND w.target_fid = ANY(\(try bind(targets)))" }
+        // One feed is `=`, so that its index gives the order; `ANY` of one would not.
+        for (column, fids) in [("w.source_fid", query.sources), ("w.target_fid", query.targets)] {
+            guard let fids else { continue }
+            sql += fids.count == 1 ? " AND \(column) = \(try bind(fids[0]))" : " AND \(column) = ANY(\(try bind(fids)))"
+        }
         if let statuses = query.statuses { sql += " AND w.status = ANY(\(try bind(statuses.map(\.rawValue))))" }
         for bound in query.createdAt { sql += " AND w.created_at \(bound.comparison) \(try bind.time(bound.date))" }
         if let user = viewer.userID {

@@ -31,7 +31,10 @@ CREATE TABLE follows (
 );
 -- Fan-out reads a feed's accepted followers in order, a chunk at a time.
 CREATE INDEX follows_target_idx ON follows (target_fid, status, source_fid);
--- QueryFollows and the followers/following lists, newest first.
+-- A feed's followers and following, newest first (GetOrCreateFeed's lists, QueryFollows by one
+-- feed), and QueryFollows across feeds.
+CREATE INDEX follows_target_created_idx ON follows (target_fid, created_at DESC, source_fid DESC);
+CREATE INDEX follows_source_created_idx ON follows (source_fid, created_at DESC, target_fid DESC);
 CREATE INDEX follows_created_idx ON follows (created_at DESC, source_fid, target_fid);
 
 -- Work that copies activities into timelines, done after the write that made it commits:
