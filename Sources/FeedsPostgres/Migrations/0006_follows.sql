@@ -52,3 +52,24 @@ CREATE TABLE fanout_jobs (
     after        text NOT NULL DEFAULT '',
     created_at   timestamptz NOT NULL DEFAULT now()
 );
+
+-- A feed's activity_count, kept as posts arrive and leave (soft and hard deletes both remove
+-- the feed row): counting a feed's rows on every read cost a timeline of 100,000 copies, and each
+-- followed feed listed with it, milliseconds apiece. Copies in timelines are not counted.
+ALTER TABLE feeds ADD COLUMN activity_count integer NOT NULL DEFAULT 0;
+UPDATE feeds f SET activity_count = c.n
+FROM (SELECT feed, count(*) AS n FROM activity_feeds WHERE via IS NULL GROUP BY feed) c WHERE f.fid = c.feed;
+
+CREATE FUNCTION count_feed_activity() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        UPDATE feeds SET activity_count = activity_count + 1 WHERE fid = NEW.feed;
+    ELSE
+        UPDATE feeds SET activity_count = activity_count - 1 WHERE fid = OLD.feed;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER activity_feeds_counted_in AFTER INSERT ON activity_feeds
+    FOR EACH ROW WHEN (NEW.via IS NULL) EXECUTE FUNCTION count_feed_activity();
+CREATE TRIGGER activity_feeds_counted_out AFTER DELETE ON activity_feeds
+    FOR EACH ROW WHEN (OLD.via IS NULL) EXECUTE FUNCTION count_feed_activity();

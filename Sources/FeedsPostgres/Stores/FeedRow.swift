@@ -2,12 +2,12 @@ import FeedsCore
 import Foundation
 import PostgresNIO
 
-/// The columns a feed is read from, with its creator, and the feed they make. The count reads
-/// the feed index alone, since deleted activities leave it.
+/// The columns a feed is read from, with its creator, and the feed they make. The activity
+/// count is kept by a trigger on `activity_feeds` (posts, not timeline copies).
 enum FeedRow {
     static let columns = """
         f.group_id, f.feed_id, f.name, f.description, f.custom::text, f.created_at, f.updated_at,
-        (SELECT count(*) FROM activity_feeds af WHERE af.feed = f.fid), f.visibility, f.follower_count, f.following_count,
+        f.activity_count::int8, f.visibility, f.follower_count, f.following_count,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
         """
     static let from = "FROM feeds f JOIN users u ON u.id = f.created_by"
