@@ -4,13 +4,14 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "read", "images", "postgres", "feeds-version", "load"]:
+for name in ["out", "create", "create-loadtest", "read", "timeline", "fanout", "images", "postgres", "feeds-version", "load"]:
     p.add_argument("--" + name, required=True)
-for name in ["seconds", "create-pg", "read-pg", "get", "get-nginx", "upload", "put", "rss-growth"]:
+for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
 create_loadtest = json.load(open(a.create_loadtest))
+timeline, fanout = json.load(open(a.timeline)), json.load(open(a.fanout))
 
 
 def cpu():
@@ -30,6 +31,8 @@ def swift():
 create_ratio = create["throughput_rps"] / a.create_pg
 create_loadtest_ratio = create_loadtest["throughput_rps"] / a.create_pg
 read_ratio = read["throughput_rps"] / a.read_pg
+timeline_ratio = timeline["throughput_rps"] / a.timeline_pg
+star_ratio = fanout["star_median_ms"] / fanout["quiet_median_ms"]
 get_ratio = a.get / a.get_nginx
 upload_ratio = a.upload / a.put
 rows = [
@@ -64,6 +67,25 @@ rows = [
         "met": read_ratio >= 0.5,
         "values": {"client": "wrk", "rps": read["throughput_rps"], "p99_ms": read["latency_ms"]["p99"],
                    "baseline_tps": a.read_pg, "ratio": read_ratio},
+    },
+    {
+        "measure": "read a timeline page of 25 (1,000 followed), c=32",
+        "feeds": f'{timeline["throughput_rps"]:.0f} req/s, p99 {timeline["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.timeline_pg:.0f} tps",
+        "ratio": f"{timeline_ratio:.2f}x",
+        "target": ">= 0.5x, p99 < 20 ms",
+        "met": timeline_ratio >= 0.5 and timeline["latency_ms"]["p99"] < 20,
+        "values": {"client": "wrk", "rps": timeline["throughput_rps"], "p99_ms": timeline["latency_ms"]["p99"],
+                   "baseline_tps": a.timeline_pg, "ratio": timeline_ratio},
+    },
+    {
+        "measure": "post by an author with 100,000 followers",
+        "feeds": f'{fanout["star_median_ms"]:.1f} ms; in every timeline within {fanout["spread_max_s"]:.2f} s',
+        "baseline": f'{fanout["quiet_median_ms"]:.1f} ms with no followers',
+        "ratio": f"{star_ratio:.2f}x",
+        "target": "<= 1.5x, all within 2 s",
+        "met": star_ratio <= 1.5 and fanout["spread_max_s"] < 2,
+        "values": fanout,
     },
     {
         "measure": "signed GET of a 10 KB object, c=32",

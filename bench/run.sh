@@ -53,7 +53,7 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" &
 # once below, for its check that every acknowledged create was stored.
 for i in $(seq 0 99); do "$bin" token --user "loadtest-$i" "${common[@]}"; done >"$dir/tokens"
 wrk_run() { # scenario, name, seconds; writes $dir/<name>.json, shaped as a `feeds loadtest --json` report
-  SCENARIO=$1 TOKENS=$dir/tokens API_KEY=$key REPORT=$dir/$2.json WRK_SCRIPTS=$here/wrk \
+  SCENARIO=$1 TOKENS=${TOKENS_FILE:-$dir/tokens} API_KEY=$key REPORT=$dir/$2.json WRK_SCRIPTS=$here/wrk \
     wrk -t 2 -c 32 -d "${3}s" --timeout 10s -s "$here/wrk/$1.lua" "$url" >"$dir/$2.log" 2>&1 || { cat "$dir/$2.log"; exit 1; }
   python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["errors"] > 0)' "$dir/$2.json" \
     || { echo "wrk $1: requests failed"; cat "$dir/$2.log" "$dir/$2.json"; exit 1; }
@@ -62,10 +62,11 @@ loadtest() { # scenario, name, seconds; prints the table, keeps the JSON report
   "$bin" loadtest --url "$url" --api-key "$key" --api-secret "$secret" --scenario "$1" --concurrency 32 \
     --duration "$3" --warmup 2 --users 100 --no-progress --json "$dir/$2.json"
 }
-pgbench_tps() { # script, seconds; prints tps
-  "$pgbench" -n -M extended -c 32 -j 2 -T "$2" -f "$here/pgbench/$1" "$db" >"$dir/$1.log" 2>&1 \
-    || { cat "$dir/$1.log"; exit 1; }
-  awk '/^tps = / {print $3; exit}' "$dir/$1.log"
+pgbench_tps() { # script (in bench/pgbench, or a path), seconds; prints tps
+  local script=$1 log=$dir/$(basename "$1").log
+  [ -f "$script" ] || script=$here/pgbench/$1
+  "$pgbench" -n -M extended -c 32 -j 2 -T "$2" -f "$script" "$db" >"$log" 2>&1 || { cat "$log"; exit 1; }
+  awk '/^tps = / {print $3; exit}' "$log"
 }
 # The server and pgbench in turns, three rounds of half the time each: with one run each, a burst
 # of other work on this shared machine during one side's run moved the ratio by a third. Keeps the
@@ -110,6 +111,21 @@ echo "== read a feed page of 25, c=32"
 "$psql" -q "$db" -c 'VACUUM ANALYZE'
 in_turns read-feed read read-feed.sql
 read_pg=$pg_median
+
+echo "== timelines: the follow graph of bench/timeline-data.sql"
+"$psql" -q "$db" -f "$here/timeline-data.sql"
+for i in $(seq 0 7); do "$bin" token --user "tl-$i" "${common[@]}"; done >"$dir/tl-tokens"
+echo "== read a timeline page of 25 (1,000 feeds followed, 1,000,000 activities), c=32"
+# The best single SQL for the page is the feed page's, on one of the eight readers' timelines.
+sed -e 's/random(0, 99)/random(0, 7)/' -e 's/user\\x3aloadtest-/timeline\\x3atl-/' -e "s/'loadtest-'/'tl-'/" \
+  "$here/pgbench/read-feed.sql" >"$dir/read-timeline.sql"
+grep -q 'timeline.x3atl-' "$dir/read-timeline.sql" || { echo "read-timeline.sql was not made"; exit 1; }
+TOKENS_FILE=$dir/tl-tokens in_turns read-timeline timeline "$dir/read-timeline.sql"
+timeline_pg=$pg_median
+echo "== a post by an author with 100,000 followers, and by one with none"
+"$here/fanout.sh" "$url" "$key" "$db" "$("$bin" token --user tl-star "${common[@]}")" \
+  "$("$bin" token --user tl-quiet "${common[@]}")" >"$dir/fanout.json"
+cat "$dir/fanout.json"
 
 echo "== signed GET of a 10 KB object, c=32"
 token=$("$bin" token --user bench "${common[@]}")
@@ -159,5 +175,6 @@ echo "== images: resize, cached variant, concurrent resizes"
 
 python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --images "$dir/images.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
+  --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --fanout "$dir/fanout.json" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
   --load "$load_at_start" --postgres "$("$psql" -tA "$db" -c 'SHOW server_version')" --feeds-version "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
