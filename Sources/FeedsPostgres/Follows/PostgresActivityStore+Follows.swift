@@ -50,7 +50,7 @@ extension PostgresActivityStore {
     public func unfollow(source: FeedID, target: FeedID, keepHistory: Bool, by principal: Principal, logger: Logger)
         async throws -> Follow
     {
-        let removed: (Follow.Status, FollowColumns) = try await client.transaction(logger: logger) { connection in
+        let removed: FollowColumns = try await client.transaction(logger: logger) { connection in
             let access = try await Self.access([source, target], on: connection, logger: logger)
             let sourceFeed = try Self.feed(source, in: access)
             _ = try Self.feed(target, in: access)
@@ -70,10 +70,10 @@ extension PostgresActivityStore {
                     [target.description: (-1, 0), source.description: (0, -1)], on: connection, logger: logger)
             }
             if !keepHistory { try await Self.removeCopies(in: source, via: target, on: connection, logger: logger) }
-            return (found.status, found)
+            return found
         }
         let feeds = try await self.feeds([source, target], logger: logger)
-        return try removed.1.follow(feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) }))
+        return try removed.follow(feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) }))
     }
 
     public func answer(
