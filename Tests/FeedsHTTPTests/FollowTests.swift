@@ -207,6 +207,32 @@ import Testing
         }
     }
 
+    /// Posts racing the follows of their feeds: whichever commits first, every post ends up in the
+    /// timeline once (the post's count and the follow's count update lock the same feed row, so
+    /// the post either queues its fan-out or is there for the follow's backfill).
+    @Test func postsRacingFollowsAllReachTheTimeline() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("timeline:alice", owner: "alice")
+            let authors = (0..<24).map { "racer\($0)" }
+            for author in authors { try await server.createFeed("user:\(author)", owner: author) }
+            let posted = try await withThrowingTaskGroup(of: String?.self) { group in
+                for author in authors {
+                    group.addTask { try await server.addActivity(as: author, text: "race")["id"].string }
+                    group.addTask {
+                        let reply = try await server.follow("timeline:alice", "user:\(author)", as: "alice")
+                        #expect(reply.status == 201, "\(reply.text)")
+                        return nil
+                    }
+                }
+                return try await group.reduce(into: [String]()) { if let id = $1 { $0.append(id) } }
+            }
+            #expect(posted.count == authors.count)
+            try await server.waitForFanout()
+            let timeline = try await server.timeline("timeline:alice", as: "alice")
+            #expect(timeline.count == posted.count && Set(timeline) == Set(posted))
+        }
+    }
+
     /// A post by a feed with 12,000 followers reaches every one, chunk by chunk, once.
     @Test func aPostReachesEveryOneOfManyFollowers() async throws {
         try await TestServer.run { server in

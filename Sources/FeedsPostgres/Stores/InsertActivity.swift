@@ -4,10 +4,11 @@ import PostgresNIO
 
 /// The create: the user (if new), the activity, its feed rows, its feeds (if new) and its
 /// attachments in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
-/// keys are checked at its end, so the rows may reference each other). A user posts only to feeds
-/// that are theirs or new (`add-activity` in `FeedCapabilities`): otherwise nothing is written and
-/// no row comes back. Prepared once per
-/// connection: planning these CTEs costs more than running them.
+/// keys are checked at its end, so the rows may reference each other). The trigger that counts a
+/// feed's posts queues the fan-out when the feed has followers (migration 0007). A user posts only
+/// to feeds that are theirs or new (`add-activity` in `FeedCapabilities`): otherwise nothing is
+/// written and no row comes back. Prepared once per connection: planning these CTEs costs more
+/// than running them.
 struct InsertActivity: PostgresPreparedStatement {
     /// The activity's times, and its user unless another request created it after the statement's snapshot.
     typealias Row = (created: Date, updated: Date, user: User?)
@@ -34,10 +35,6 @@ struct InsertActivity: PostgresPreparedStatement {
             INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
             SELECT f, g, i, $3, v FROM a, unnest($5::text[], $10::text[], $11::text[], $16::text[]) AS x(f, g, i, v)
             ON CONFLICT (fid) DO NOTHING
-        ), fanout AS (
-            -- Copied to the followers' timelines after commit (`Fanout`); private and tagged
-            -- activities are for their readers only, and stay where they were posted.
-            INSERT INTO fanout_jobs (kind, activity_id, feeds) SELECT 'post', a.id, $5 FROM a WHERE $6 = 'public'
         ), attached AS (
             INSERT INTO attachments (activity_id, position, type, payload, object_key)
             SELECT a.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
