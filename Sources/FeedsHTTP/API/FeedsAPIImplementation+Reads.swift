@@ -42,22 +42,28 @@ extension FeedsAPIImplementation {
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
             throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
         }
-        let page = try await store.queryActivities(
-            ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
-            logger: request.logger
-        )
         // Accepted follows only, as Stream lists them; the feed was found readable above. The
         // feed's counts say when there are none, which spares the query.
-        func follows(_ side: String, _ pager: Components.Schemas.PagerRequest?, _ field: String) async throws -> FollowPage {
+        func follows(_ side: String, _ pager: Components.Schemas.PagerRequest?, _ field: String) throws -> FollowQuery? {
             let count = side == "target_feed" ? feed.followerCount : feed.followingCount
-            guard count > 0 || pager?.next != nil else { return FollowPage(follows: [], next: nil) }
-            let query = try FollowQuery(
+            guard count > 0 || pager?.next != nil else { return nil }
+            return try FollowQuery(
                 filter: [side: .string(feedID.description), "status": .string("accepted")], sort: [],
                 limit: Int(pager?.limit ?? 10), next: pager?.next, prev: pager?.prev, field: field + ".")
-            return try await store.queryFollows(query, viewer: .server, logger: request.logger)
         }
-        let followers = try await follows("target_feed", body.followersPagination, "followers_pagination")
-        let following = try await follows("source_feed", body.followingPagination, "following_pagination")
-        return (feed, created, page, followers, following)
+        let followersQuery = try follows("target_feed", body.followersPagination, "followers_pagination")
+        let followingQuery = try follows("source_feed", body.followingPagination, "following_pagination")
+        // The page and the lists are independent reads: run side by side, on connections of their own.
+        async let page = store.queryActivities(
+            ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
+            logger: request.logger)
+        async let followers = list(followersQuery, request: request)
+        async let following = list(followingQuery, request: request)
+        return (feed, created, try await page, try await followers, try await following)
+    }
+
+    private func list(_ query: FollowQuery?, request: AuthenticatedRequest) async throws -> FollowPage {
+        guard let query else { return FollowPage(follows: [], next: nil) }
+        return try await store.queryFollows(query, viewer: .server, logger: request.logger)
     }
 }

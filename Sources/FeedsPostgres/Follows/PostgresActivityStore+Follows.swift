@@ -115,8 +115,10 @@ extension PostgresActivityStore {
     public func queryFollows(_ query: FollowQuery, viewer: Principal, logger: Logger) async throws -> FollowPage {
         var bind = SQLBinds()
         var sql = """
-            SELECT (extract(epoch FROM w.created_at) * 1000000)::int8, \(FollowColumns.list(alias: "w"))
-            FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid WHERE true
+            SELECT (extract(epoch FROM w.created_at) * 1000000)::int8, \(FollowColumns.list(alias: "w")),
+                \(FeedRow.columns(feed: "s", user: "su")), \(FeedRow.columns(feed: "t", user: "tu"))
+            FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid
+            JOIN users su ON su.id = s.created_by JOIN users tu ON tu.id = t.created_by WHERE true
             """
         // One feed is `=`, so that its index gives the order; `ANY` of one would not.
         for (column, fids) in [("w.source_fid", query.sources), ("w.target_fid", query.targets)] {
@@ -136,24 +138,24 @@ extension PostgresActivityStore {
             sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.source)), \(try bind(cursor.target)))"
         }
         sql += " ORDER BY w.created_at \(order), w.source_fid \(order), w.target_fid \(order) LIMIT \(try bind(query.limit + 1))"
-        var rows: [(micros: Int64, columns: FollowColumns)] = []
+        // The follows come with both their feeds, in one statement.
+        var rows: [(micros: Int64, follow: Follow)] = []
         for try await row in try await client.query(bind.query(sql), logger: logger) {
             var reader = RowReader(row)
             let micros: Int64 = try reader.next()
-            rows.append((micros, try FollowColumns(&reader)))
+            let columns = try FollowColumns(&reader)
+            let source = try FeedRow.feed(&reader), target = try FeedRow.feed(&reader)
+            rows.append((micros, try columns.follow(feeds: [columns.source: source, columns.target: target])))
         }
         let more = rows.count > query.limit
         if more { rows.removeLast() }
-        guard !rows.isEmpty else { return FollowPage(follows: [], next: nil) }
-        let ids = Set(rows.flatMap { [$0.columns.source, $0.columns.target] })
-        let feeds = try await self.feeds(try ids.map { try FeedID($0) }, logger: logger)
-        let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) })
-        let follows = try rows.map { try $0.columns.follow(feeds: byID) }
         let next = more
             ? rows.last.map {
-                FollowCursor(ascending: query.ascending, micros: $0.micros, source: $0.columns.source, target: $0.columns.target)
+                FollowCursor(
+                    ascending: query.ascending, micros: $0.micros, source: $0.follow.source.id.description,
+                    target: $0.follow.target.id.description)
             } : nil
-        return FollowPage(follows: follows, next: next)
+        return FollowPage(follows: rows.map(\.follow), next: next)
     }
 
     public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {

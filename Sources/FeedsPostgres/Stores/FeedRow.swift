@@ -5,11 +5,16 @@ import PostgresNIO
 /// The columns a feed is read from, with its creator, and the feed they make. The activity
 /// count is kept by a trigger on `activity_feeds` (posts, not timeline copies).
 enum FeedRow {
-    static let columns = """
-        f.group_id, f.feed_id, f.name, f.description, f.custom::text, f.created_at, f.updated_at,
-        f.activity_count::int8, f.visibility, f.follower_count, f.following_count,
-        u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
+    static let columns = columns(feed: "f", user: "u")
+
+    /// The columns of the feed aliased `feed`, joined to its creator aliased `user`.
+    static func columns(feed f: String, user u: String) -> String {
         """
+        \(f).group_id, \(f).feed_id, \(f).name, \(f).description, \(f).custom::text, \(f).created_at, \(f).updated_at,
+        \(f).activity_count::int8, \(f).visibility, \(f).follower_count, \(f).following_count,
+        \(u).id, \(u).name, \(u).image, \(u).role, \(u).language, \(u).teams, \(u).custom::text, \(u).created_at, \(u).updated_at
+        """
+    }
     static let from = "FROM feeds f JOIN users u ON u.id = f.created_by"
 
     /// The feed in the next columns of a row, in the order of `columns`.
