@@ -34,6 +34,7 @@ extension LoadReport {
                 String(format: "p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f", l.p50, l.p90, l.p99, l.p99_9, l.max)
             ))
         rows.append(("read back", "\(checked) acknowledged writes, \(lost) lost"))
+        if let timelineChecked { rows.append(("timelines", "\(timelineChecked) post and follower pairs looked for")) }
         for example in lostExamples { rows.append(("  lost", example)) }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")

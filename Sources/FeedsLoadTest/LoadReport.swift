@@ -36,6 +36,9 @@ public struct LoadReport: Sendable, Codable, Equatable {
     /// Acknowledged writes missing or different when read back (or that could not be read).
     public var lost: Int
     public var lostExamples: [String]
+    /// A timeline run's post and follower pairs looked for in the followers' timelines (those
+    /// missing count in `lost`); nil for other scenarios.
+    public var timelineChecked: Int?
 
     enum CodingKeys: String, CodingKey {
         case scenario, concurrency, users, requests, ok, errors, operations, checked, lost
@@ -47,12 +50,13 @@ public struct LoadReport: Sendable, Codable, Equatable {
         case fileSize = "file_size"
         case latencyMS = "latency_ms"
         case lostExamples = "lost_examples"
+        case timelineChecked = "timeline_checked"
     }
 
     /// Whether the run should fail the command: any error or any loss.
     public var failed: Bool { errors > 0 || lost > 0 }
 
-    init(options: LoadTestOptions, measured: LatencyRecorder.Snapshot, elapsed: Duration, loss: LossCheck.Result) {
+    init(options: LoadTestOptions, measured: LatencyRecorder.Snapshot, elapsed: Duration, loss: LossCheck.Result, timelines: TimelineCheck.Result? = nil) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let histogram = measured.histogram
         let uploads = options.scenario == .uploadFile || options.scenario == .activityWithUploads || options.scenario == .mixed
@@ -76,8 +80,9 @@ public struct LoadReport: Sendable, Codable, Equatable {
             mean: histogram.totalCount == 0 ? 0 : histogram.mean / 1000
         )
         checked = loss.checked
-        lost = loss.lost
-        lostExamples = loss.examples
+        lost = loss.lost + (timelines?.missing ?? 0)
+        lostExamples = loss.examples + (timelines?.examples ?? [])
+        timelineChecked = timelines?.checked
     }
 
     /// The report as pretty JSON with sorted keys.

@@ -2,8 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-/// Runs a load test: mints the users' tokens, seeds the feeds a read scenario reads, warms up,
-/// drives `concurrency` requests at once until the limit, then reads every acknowledged write back.
+/// Runs a load test: mints the users' tokens, seeds the feeds a read scenario reads (or the follow
+/// graph a timeline run reads), warms up, drives `concurrency` requests at once until the limit,
+/// then reads every acknowledged write back.
 public struct LoadRunner: Sendable {
     public let options: LoadTestOptions
     /// Prints the live progress line (off in tests).
@@ -53,6 +54,8 @@ public struct LoadRunner: Sendable {
                 )
             }
         }
+        let graph = options.scenario == .timeline ? FollowGraph(users: options.users) : nil
+        try await graph?.build(workload, client: client, concurrency: options.concurrency, timeout: driver.timeout)
         if options.warmup > 0 {
             await driver.drive(
                 concurrency: options.concurrency, limit: .duration(seconds: options.warmup), scenario: options.scenario,
@@ -80,7 +83,14 @@ public struct LoadRunner: Sendable {
             ? await LossCheck(workload: workload, client: client, concurrency: options.concurrency, timeout: driver.timeout)
                 .run(writes)
             : LossCheck.Result()
-        return LoadReport(options: options, measured: recorder.snapshot, elapsed: elapsed, loss: loss)
+        var timelines: TimelineCheck.Result?
+        if let graph, options.checkLosses {
+            timelines = await TimelineCheck(
+                workload: workload, client: client, graph: graph, concurrency: options.concurrency, timeout: driver.timeout,
+                patience: .seconds(options.fanoutPatience)
+            ).run(writes)
+        }
+        return LoadReport(options: options, measured: recorder.snapshot, elapsed: elapsed, loss: loss, timelines: timelines)
     }
 
     /// Eight hex digits that tell this run's writes from any other's.

@@ -28,6 +28,9 @@ public struct LoadTestOptions: Sendable {
     public var checkLosses: Bool
     /// Seconds before a request counts as failed.
     public var timeout: Double
+    /// Seconds a timeline run's read-back waits for fan-out before a post missing from a
+    /// follower's timeline counts as lost.
+    public var fanoutPatience: Double = 60
 
     public init(
         url: String, apiKey: String, apiSecret: String, scenario: Scenario, concurrency: Int = 8,
@@ -57,6 +60,7 @@ public struct LoadTestOptions: Sendable {
         guard !apiKey.isEmpty else { throw LoadTestError("--api-key is required") }
         guard concurrency >= 1 else { throw LoadTestError("--concurrency must be at least 1") }
         guard users >= 1 else { throw LoadTestError("--users must be at least 1") }
+        guard scenario != .timeline || users >= 2 else { throw LoadTestError("--scenario timeline needs --users of 2 or more") }
         guard fileSize >= 1 else { throw LoadTestError("--file-size must be at least 1 byte") }
         guard warmup >= 0 else { throw LoadTestError("--warmup must not be negative") }
         switch limit {

@@ -5,11 +5,20 @@ public enum Scenario: String, Sendable, CaseIterable, Codable {
     case uploadFile = "upload-file"
     case activityWithUploads = "activity-with-uploads"
     case mixed
+    /// Timelines: a follow graph is set up first, then timeline reads and posts mixed; the
+    /// read-back also finds every acknowledged post in the timeline of every follower.
+    case timeline
 
     /// The `mixed` cycle, in tenths: mostly reads, as in a feed app, then posts, then files.
     static let mixedCycle: [Operation] = [
         .readFeed, .createActivity, .readFeed, .readFeed, .createActivity,
         .readFeed, .uploadFile, .readFeed, .createActivity, .activityWithUploads,
+    ]
+
+    /// The `timeline` cycle: seven timeline reads to three posts.
+    static let timelineCycle: [Operation] = [
+        .readTimeline, .createActivity, .readTimeline, .readTimeline, .createActivity,
+        .readTimeline, .readTimeline, .createActivity, .readTimeline, .readTimeline,
     ]
 
     /// The operation of request number `index`; `mixed` deals them out in a fixed cycle, so any
@@ -21,6 +30,7 @@ public enum Scenario: String, Sendable, CaseIterable, Codable {
         case .uploadFile: .uploadFile
         case .activityWithUploads: .activityWithUploads
         case .mixed: Self.mixedCycle[index % Self.mixedCycle.count]
+        case .timeline: Self.timelineCycle[index % Self.timelineCycle.count]
         }
     }
 
@@ -34,6 +44,7 @@ public enum Operation: String, Sendable, CaseIterable, Codable {
     case readFeed = "read-feed"
     case uploadFile = "upload-file"
     case activityWithUploads = "activity-with-uploads"
+    case readTimeline = "read-timeline"
 
     /// Whether the request sends a file (its bytes count towards MB/s).
     var uploads: Bool { self == .uploadFile || self == .activityWithUploads }

@@ -54,8 +54,9 @@ struct Workload: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: json))
             return Prepared(request: request, expectation: .activity(user: user, text: text, file: nil), uploadBytes: 0)
-        case .readFeed:
-            var request = apiRequest("/feeds/feed_groups/user/feeds/\(userID)", user: user)
+        case .readFeed, .readTimeline:
+            let group = operation == .readFeed ? "user" : "timeline"
+            var request = apiRequest("/feeds/feed_groups/\(group)/feeds/\(userID)", user: user)
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: #"{"limit":25}"#))
             return Prepared(request: request, expectation: .read, uploadBytes: 0)

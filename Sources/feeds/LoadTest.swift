@@ -14,7 +14,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "The app's API key (FEEDS_API_KEY).") var apiKey: String?
     @Option(name: .customLong("api-secret"), help: "The app's API secret, to mint user tokens (FEEDS_API_SECRET).")
     var apiSecret: String?
-    @Option(help: "create-activity, read-feed, upload-file, activity-with-uploads or mixed.") var scenario: Scenario =
+    @Option(help: "create-activity, read-feed, upload-file, activity-with-uploads, mixed or timeline.") var scenario: Scenario =
         .createActivity
     @Option(help: "Requests in flight at once.") var concurrency = 8
     @Option(help: "Seconds to measure (default 10 unless --requests is given).") var duration: Double?

@@ -139,6 +139,9 @@ struct SettingsOptions: ParsableArguments {
         let maxConnections = reader.int(forKey: "feeds.max.connections", default: configuration.maxConnections)
         guard maxConnections > 0 else { throw ValidationError("FEEDS_MAX_CONNECTIONS must be a positive number") }
         configuration.maxConnections = maxConnections
+        let fanoutWorkers = reader.int(forKey: "feeds.fanout.workers", default: configuration.fanoutWorkers)
+        guard fanoutWorkers >= 0 else { throw ValidationError("FEEDS_FANOUT_WORKERS must be 0 or a number of workers") }
+        configuration.fanoutWorkers = fanoutWorkers
         for (key, name, keyPath) in [
             ("feeds.request.timeout", "FEEDS_REQUEST_TIMEOUT", \FeedsConfiguration.requestTimeout),
             ("feeds.database.timeout", "FEEDS_DATABASE_TIMEOUT", \.databaseStatementTimeout),

@@ -60,6 +60,34 @@ import Testing
         }
     }
 
+    /// Four readers each following three authors: every post is looked for in three timelines.
+    @Test func aTimelineRunFindsEveryPostInEveryFollowersTimeline() async throws {
+        try await TestServer.run { server in
+            let report = try await LoadRunner(options: options(server.baseURL, .timeline, requests: 40, users: 4), showProgress: false)
+                .run()
+            #expect(report.operations == ["read-timeline": 28, "create-activity": 12])
+            #expect(report.ok == 40, "\(report.errorsByStatus)")
+            #expect(report.checked == 12 && report.timelineChecked == 12 * 3)
+            #expect(report.lost == 0, "\(report.lostExamples)")
+            #expect(report.table.contains("post and follower pairs"))
+            let rows = try await server.database.query(
+                "SELECT count(*)::int FROM follows WHERE status = 'accepted'", logger: TestDatabase.logger)
+            for try await count in rows.decode(Int.self) { #expect(count == 4 * 3) }
+        }
+    }
+
+    /// With no fan-out worker running, no post reaches a timeline: the check says so, per pair.
+    @Test func aTimelineRunReportsPostsTheFanOutNeverCopied() async throws {
+        try await TestServer.run(configure: { $0.fanoutWorkers = 0 }) { server in
+            var stalled = options(server.baseURL, .timeline, requests: 10, users: 4)
+            stalled.fanoutPatience = 1
+            let report = try await LoadRunner(options: stalled, showProgress: false).run()
+            #expect(report.ok == 10 && report.checked == 3 && report.timelineChecked == 9)
+            #expect(report.lost == 9 && report.failed)
+            #expect(report.lostExamples.allSatisfy { $0.contains("missing from timeline:") }, "\(report.lostExamples)")
+        }
+    }
+
     @Test func requestsTheServerRefusesAreErrorsByStatus() async throws {
         try await TestServer.run { server in
             var wrong = options(server.baseURL, .createActivity, requests: 5)

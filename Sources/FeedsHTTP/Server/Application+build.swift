@@ -114,7 +114,7 @@ public func buildApplication(
                 service: SweepService(
                     sweeper: makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore),
                     interval: configuration.gcInterval, logger: logger)),
-        ] + (0..<2).map { _ in AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger)) },
+        ] + (0..<configuration.fanoutWorkers).map { _ in AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger)) },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )

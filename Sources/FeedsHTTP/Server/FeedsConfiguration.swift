@@ -49,6 +49,9 @@ public struct FeedsConfiguration: Sendable {
     public var maxConnections: Int = 10_000
     /// How long SIGTERM waits for requests in flight before the server stops anyway (`FEEDS_DRAIN_TIMEOUT`).
     public var drainTimeout: Duration = .seconds(30)
+    /// Fan-out workers on this node, copying posts into followers' timelines
+    /// (`FEEDS_FANOUT_WORKERS`); 0 leaves the queue to other nodes.
+    public var fanoutWorkers: Int = 2
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
     public var s3: S3Configuration? = nil
 
