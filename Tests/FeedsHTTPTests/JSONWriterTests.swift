@@ -120,7 +120,37 @@ import Testing
                 id: "a3", type: "post", user: users[0], text: "", feeds: [], visibility: .private, visibilityTag: nil,
                 restrictReplies: "something-new", custom: ["only": .string("one")], attachments: [],
                 createdAt: Date(microsecondsSince1970: -1), updatedAt: now, editedAt: nil, deletedAt: nil),
+            Activity(
+                id: "a4", type: "post", user: users[1], text: "liked", feeds: ["user:bob"], visibility: .public,
+                visibilityTag: nil, restrictReplies: "everyone", custom: [:], attachments: [], createdAt: now, updatedAt: now,
+                editedAt: nil, deletedAt: nil, engagement: engagement(on: "a4")),
         ]
+    }
+
+    /// Reactions of two types by two users, the reader's own reaction and two bookmarks of theirs
+    /// (one in a folder), and counts.
+    static func engagement(on activityID: String) -> ActivityEngagement {
+        var engagement = ActivityEngagement()
+        let like = Reaction(
+            activityID: activityID, type: "like", user: users[0], custom: [:], createdAt: now, updatedAt: now)
+        let heart = Reaction(
+            activityID: activityID, type: "heart", user: users[1], custom: ["emoji": .string("❤️")],
+            createdAt: now.addingTimeInterval(1), updatedAt: now.addingTimeInterval(2))
+        engagement.reactionCount = 2
+        engagement.reactionGroups = [
+            "like": ReactionGroup(count: 1, firstReactionAt: now, lastReactionAt: now),
+            "heart": ReactionGroup(count: 1, firstReactionAt: now.addingTimeInterval(1), lastReactionAt: now.addingTimeInterval(1)),
+        ]
+        engagement.latestReactions = [heart, like]
+        engagement.ownReactions = [like]
+        let folder = BookmarkFolder(id: "f1", user: users[0], name: "Read later", custom: ["c": .number(1)], createdAt: now, updatedAt: now)
+        engagement.bookmarkCount = 3
+        engagement.ownBookmarks = [
+            Bookmark(activityID: activityID, user: users[0], folder: folder, custom: [:], createdAt: now, updatedAt: now),
+            Bookmark(activityID: activityID, user: users[0], folder: nil, custom: ["n": .string("x")], createdAt: now, updatedAt: now),
+        ]
+        engagement.commentCount = 7
+        return engagement
     }
 
     /// The feed as the generated type; no route sends it but `FeedPageRoutes`, so this is its

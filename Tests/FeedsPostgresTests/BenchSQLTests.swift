@@ -14,11 +14,36 @@ import Testing
         let script = try String(contentsOf: root.appendingPathComponent("bench/pgbench/read-feed.sql"), encoding: .utf8)
         let select = script.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("\\") }
             .joined(separator: "\n")
-        // pgbench's variables stand where the server binds the feed, the viewer and the limit + 1.
-        let server = query.sql.replacingOccurrences(of: "$1", with: #"E'user\x3aloadtest-' || :u::text"#)
-            .replacingOccurrences(of: "$2", with: "'loadtest-' || :u::text")
-            .replacingOccurrences(of: "$3", with: "26")
+        // pgbench's variables stand where the server binds the reader (for their own reactions and
+        // bookmarks), the feed, the reader again (visibility) and the limit + 1.
+        let server = query.sql.replacingOccurrences(of: "$1", with: "'loadtest-' || :u::text")
+            .replacingOccurrences(of: "$2", with: #"E'user\x3aloadtest-' || :u::text"#)
+            .replacingOccurrences(of: "$3", with: "'loadtest-' || :u::text")
+            .replacingOccurrences(of: "$4", with: "26")
         #expect(words(select) == words(server + ";"))
+    }
+
+    /// The reaction bench's two statements: the server's insert, and its read of the activity
+    /// with the reactor's own fields.
+    @Test func thePgbenchReactionIsTheServersStatements() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("bench/pgbench/add-reaction.sql"), encoding: .utf8)
+        let statements = script.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("\\") }
+            .joined(separator: "\n").split(separator: ";").map(String.init).filter { !words($0).isEmpty }
+        #expect(statements.count == 2)
+        let activity = "(SELECT id FROM bench_reaction_targets WHERE n = :n)"
+        let user = "'loadtest-' || :u::text"
+        let insert = InsertReaction.sql.replacingOccurrences(of: "$1", with: activity)
+            .replacingOccurrences(of: "$2", with: user).replacingOccurrences(of: "$3", with: "(ARRAY['like','heart','wow','fire'])[:t]")
+            .replacingOccurrences(of: "$4", with: "'{}'").replacingOccurrences(of: "$5", with: user)
+            .replacingOccurrences(of: "$6", with: "false")
+        var byID = ActivityQuery(viewer: .user("x"), limit: 1)
+        byID.ids = ["x"]
+        let read = try PostgresActivityStore.sql(for: byID).sql.replacingOccurrences(of: "$1", with: user)
+            .replacingOccurrences(of: "$2", with: "ARRAY[\(activity)]").replacingOccurrences(of: "$3", with: user)
+            .replacingOccurrences(of: "$4", with: "2")
+        #expect(statements.map(words) == [words(insert), words(read)])
     }
 
     func words(_ text: String) -> [Substring] { text.split(whereSeparator: \.isWhitespace) }

@@ -10,6 +10,9 @@ public struct ActivityQuery: Sendable, Hashable {
     public var createdAt: [TimeBound]
     /// Who reads: users see public activities and their own.
     public var viewer: Principal
+    /// Whose own reactions and bookmarks the activities carry: the viewer's, unless the server
+    /// reads on behalf of a user.
+    public var ownFieldsOf: String?
     public var limit: Int
     public var cursor: ActivityCursor?
 
@@ -23,6 +26,7 @@ public struct ActivityQuery: Sendable, Hashable {
         self.types = types
         self.createdAt = createdAt
         self.viewer = viewer
+        self.ownFieldsOf = viewer.userID
         self.limit = limit
         self.cursor = cursor
     }

@@ -22,11 +22,13 @@ public struct Activity: Sendable, Hashable {
     public var updatedAt: Date
     public var editedAt: Date?
     public var deletedAt: Date?
+    /// Reaction, bookmark and comment counts, and the reader's own reactions and bookmarks.
+    public var engagement: ActivityEngagement
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,
         visibilityTag: String?, restrictReplies: String, custom: JSONObject, attachments: [StoredAttachment],
-        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?
+        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?, engagement: ActivityEngagement = ActivityEngagement()
     ) {
         self.id = id
         self.type = type
@@ -42,5 +44,6 @@ public struct Activity: Sendable, Hashable {
         self.updatedAt = updatedAt
         self.editedAt = editedAt
         self.deletedAt = deletedAt
+        self.engagement = engagement
     }
 }

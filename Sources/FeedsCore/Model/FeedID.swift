@@ -28,7 +28,8 @@ public struct FeedID: Sendable, Hashable, CustomStringConvertible {
     /// `group:id`.
     public var description: String { "\(group):\(id)" }
 
-    private static func isAllowed(_ byte: UInt8) -> Bool {
+    /// The bytes of a feed group or id (and of a reaction type): letters, digits, `_` and `-`.
+    static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):

@@ -113,4 +113,44 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
     func uploadImage(_ input: Operations.UploadImage.Input) async throws -> Operations.UploadImage.Output {
         try await base.uploadImage(input)
     }
+
+    func addActivityReaction(_ input: Operations.AddActivityReaction.Input) async throws -> Operations.AddActivityReaction.Output {
+        try await bounded("AddActivityReaction") { [base] in try await base.addActivityReaction(input) }
+    }
+
+    func deleteActivityReaction(_ input: Operations.DeleteActivityReaction.Input) async throws -> Operations.DeleteActivityReaction.Output {
+        try await bounded("DeleteActivityReaction") { [base] in try await base.deleteActivityReaction(input) }
+    }
+
+    func queryActivityReactions(_ input: Operations.QueryActivityReactions.Input) async throws -> Operations.QueryActivityReactions.Output {
+        try await bounded("QueryActivityReactions") { [base] in try await base.queryActivityReactions(input) }
+    }
+
+    func addBookmark(_ input: Operations.AddBookmark.Input) async throws -> Operations.AddBookmark.Output {
+        try await bounded("AddBookmark") { [base] in try await base.addBookmark(input) }
+    }
+
+    func updateBookmark(_ input: Operations.UpdateBookmark.Input) async throws -> Operations.UpdateBookmark.Output {
+        try await bounded("UpdateBookmark") { [base] in try await base.updateBookmark(input) }
+    }
+
+    func deleteBookmark(_ input: Operations.DeleteBookmark.Input) async throws -> Operations.DeleteBookmark.Output {
+        try await bounded("DeleteBookmark") { [base] in try await base.deleteBookmark(input) }
+    }
+
+    func queryBookmarks(_ input: Operations.QueryBookmarks.Input) async throws -> Operations.QueryBookmarks.Output {
+        try await bounded("QueryBookmarks") { [base] in try await base.queryBookmarks(input) }
+    }
+
+    func queryBookmarkFolders(_ input: Operations.QueryBookmarkFolders.Input) async throws -> Operations.QueryBookmarkFolders.Output {
+        try await bounded("QueryBookmarkFolders") { [base] in try await base.queryBookmarkFolders(input) }
+    }
+
+    func updateBookmarkFolder(_ input: Operations.UpdateBookmarkFolder.Input) async throws -> Operations.UpdateBookmarkFolder.Output {
+        try await bounded("UpdateBookmarkFolder") { [base] in try await base.updateBookmarkFolder(input) }
+    }
+
+    func deleteBookmarkFolder(_ input: Operations.DeleteBookmarkFolder.Input) async throws -> Operations.DeleteBookmarkFolder.Output {
+        try await bounded("DeleteBookmarkFolder") { [base] in try await base.deleteBookmarkFolder(input) }
+    }
 }

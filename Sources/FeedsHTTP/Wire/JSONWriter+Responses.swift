@@ -8,14 +8,16 @@ import FeedsUploads
 extension JSONWriter {
     /// `users` holds the JSON of users already written in this response, by id: a feed page is
     /// mostly one user's activities, and their user is the same row each time.
-    mutating func activity(_ activity: Activity, urls: AttachmentURLs, users: inout [String: [UInt8]]) {
+    /// Its own bookmarks carry the activity again, without theirs (`bookmarked`).
+    mutating func activity(_ activity: Activity, urls: AttachmentURLs, users: inout [String: [UInt8]], bookmarked: Bool = false) {
         typealias Response = Components.Schemas.ActivityResponse
+        let engagement = activity.engagement
         object { json in
             json.key("attachments")
             json.array(activity.attachments) { $0.attachment(urls.wire($1)) }
-            json.field("bookmark_count", 0)
+            json.field("bookmark_count", engagement.bookmarkCount)
             json.emptyObject("collections")
-            json.field("comment_count", 0)
+            json.field("comment_count", engagement.commentCount)
             json.emptyArray("comments")
             json.field("created_at", activity.createdAt)
             json.key("custom")
@@ -28,14 +30,29 @@ extension JSONWriter {
             json.field("hidden", false)
             json.field("id", activity.id)
             json.emptyArray("interest_tags")
-            json.emptyArray("latest_reactions")
+            json.key("latest_reactions")
+            json.array(engagement.latestReactions) { $0.reaction($1, users: &users) }
             json.emptyArray("mentioned_users")
-            json.emptyArray("own_bookmarks")
-            json.emptyArray("own_reactions")
+            json.key("own_bookmarks")
+            json.array(bookmarked ? [] : engagement.ownBookmarks) { json, bookmark in
+                json.bookmark(bookmark, users: &users) { $0.activity(activity, urls: urls, users: &$1, bookmarked: true) }
+            }
+            json.key("own_reactions")
+            json.array(engagement.ownReactions) { $0.reaction($1, users: &users) }
             json.field("popularity", 0)
             json.field("preview", false)
-            json.field("reaction_count", 0)
-            json.emptyObject("reaction_groups")
+            json.field("reaction_count", engagement.reactionCount)
+            json.key("reaction_groups")
+            json.object { json in
+                for (type, group) in engagement.reactionGroups {
+                    json.key(type)
+                    json.object { json in
+                        json.field("count", group.count)
+                        json.field("first_reaction_at", group.firstReactionAt)
+                        json.field("last_reaction_at", group.lastReactionAt)
+                    }
+                }
+            }
             json.field(
                 "restrict_replies", (Response.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue)
             json.field("score", 0)
@@ -48,6 +65,51 @@ extension JSONWriter {
             json.user(activity.user, written: &users)
             json.field("visibility", (Response.VisibilityPayload(rawValue: activity.visibility.rawValue) ?? ._public).rawValue)
             json.field("visibility_tag", activity.visibilityTag)
+        }
+    }
+
+    mutating func reaction(_ reaction: Reaction, users: inout [String: [UInt8]]) {
+        object { json in
+            json.field("activity_id", reaction.activityID)
+            json.field("created_at", reaction.createdAt)
+            json.key("custom")
+            json.object(reaction.custom)
+            json.field("type", reaction.type)
+            json.field("updated_at", reaction.updatedAt)
+            json.key("user")
+            json.user(reaction.user, written: &users)
+        }
+    }
+
+    /// A bookmark, its activity written by `activity`.
+    mutating func bookmark(
+        _ bookmark: Bookmark, users: inout [String: [UInt8]], activity: (inout JSONWriter, inout [String: [UInt8]]) -> Void
+    ) {
+        object { json in
+            json.key("activity")
+            activity(&json, &users)
+            json.field("activity_id", bookmark.activityID)
+            json.field("created_at", bookmark.createdAt)
+            json.key("custom")
+            json.object(bookmark.custom)
+            if let folder = bookmark.folder {
+                json.key("folder")
+                json.object { json in
+                    json.field("created_at", folder.createdAt)
+                    json.key("custom")
+                    json.object(folder.custom)
+                    json.field("id", folder.id)
+                    json.field("name", folder.name)
+                    json.field("updated_at", folder.updatedAt)
+                    json.key("user")
+                    json.user(folder.user, written: &users)
+                }
+            }
+            json.field("object_id", bookmark.activityID)
+            json.field("object_type", "activity")
+            json.field("updated_at", bookmark.updatedAt)
+            json.key("user")
+            json.user(bookmark.user, written: &users)
         }
     }
 

@@ -6,12 +6,21 @@ import Foundation
 /// Domain values as the wire's response types, with every field the reference requires.
 enum Wire {
     /// An activity as the wire shows it, with fresh signed URLs for its uploaded attachments.
+    /// Its own bookmarks carry the activity again, without theirs.
     static func activity(_ activity: Activity, urls: AttachmentURLs) throws -> Components.Schemas.ActivityResponse {
-        Components.Schemas.ActivityResponse(
+        let engagement = activity.engagement
+        var bare = activity
+        bare.engagement.ownBookmarks = []
+        var ownBookmarks: [Components.Schemas.BookmarkResponse] = []
+        if !engagement.ownBookmarks.isEmpty {
+            let nested = try Wire.activity(bare, urls: urls)
+            ownBookmarks = try engagement.ownBookmarks.map { try bookmark($0, activity: nested) }
+        }
+        return Components.Schemas.ActivityResponse(
             attachments: try activity.attachments.map { try recode(urls.wire($0)) },
-            bookmarkCount: 0,
+            bookmarkCount: Int32(clamping: engagement.bookmarkCount),
             collections: .init(),
-            commentCount: 0,
+            commentCount: Int32(clamping: engagement.commentCount),
             comments: [],
             createdAt: WireTime.nanoseconds(activity.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(activity.custom)),
@@ -22,14 +31,14 @@ enum Wire {
             hidden: false,
             id: activity.id,
             interestTags: [],
-            latestReactions: [],
+            latestReactions: try engagement.latestReactions.map(reaction),
             mentionedUsers: [],
-            ownBookmarks: [],
-            ownReactions: [],
+            ownBookmarks: ownBookmarks,
+            ownReactions: try engagement.ownReactions.map(reaction),
             popularity: 0,
             preview: false,
-            reactionCount: 0,
-            reactionGroups: .init(),
+            reactionCount: Int32(clamping: engagement.reactionCount),
+            reactionGroups: .init(additionalProperties: engagement.reactionGroups.mapValues(reactionGroup)),
             restrictReplies: .init(rawValue: activity.restrictReplies) ?? .everyone,
             score: 0,
             searchData: .init(),

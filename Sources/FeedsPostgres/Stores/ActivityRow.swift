@@ -5,9 +5,11 @@ import PostgresNIO
 /// The columns every activity read selects, and how a row becomes an `Activity`.
 enum ActivityRow {
     /// `a` is the activity, `u` its user. Attachments of deleted objects are left out; each comes
-    /// as `{"p": payload, "k": object key or null}`. The last column is the exact microsecond
-    /// timestamp for cursors.
-    static let columns = """
+    /// as `{"p": payload, "k": object key or null}`. Then its engagement (`EngagementColumns`,
+    /// with the own fields of the user whose id is the SQL `own`). The last column is the exact
+    /// microsecond timestamp for cursors.
+    static func columns(own: String?) -> String {
+        """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
         a.created_at, a.updated_at, a.edited_at, a.deleted_at,
         COALESCE((
@@ -16,8 +18,13 @@ enum ActivityRow {
             WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
         ), '[]')::text,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
+        \(EngagementColumns.sql(own: own)),
         (extract(epoch FROM a.created_at) * 1000000)::bigint
         """
+    }
+
+    /// The columns without anyone's own fields.
+    static let columns = columns(own: nil)
 
     /// An activity and its exact position in the newest-first order.
     struct Decoded {
@@ -41,10 +48,11 @@ enum ActivityRow {
             return StoredAttachment(payload: payload, objectKey: ObjectKey(rawValue: key))
         }
         let user = try UserRow.user(&columns)
+        let engagement = try EngagementColumns.decode(&columns, activityID: id)
         let activity = Activity(
             id: id, type: type, user: user, text: text, feeds: feeds, visibility: Visibility(rawValue: visibility) ?? .public,
             visibilityTag: visibilityTag, restrictReplies: restrictReplies, custom: custom, attachments: attachments,
-            createdAt: createdAt, updatedAt: updatedAt, editedAt: editedAt, deletedAt: deletedAt
+            createdAt: createdAt, updatedAt: updatedAt, editedAt: editedAt, deletedAt: deletedAt, engagement: engagement
         )
         return Decoded(activity: activity, micros: try columns.next())
     }

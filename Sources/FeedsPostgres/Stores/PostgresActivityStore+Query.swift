@@ -36,7 +36,9 @@ extension PostgresActivityStore {
     static func sql(for query: ActivityQuery) throws -> PostgresQuery {
         var bind = SQLBinds()
 
-        var sql = "SELECT \(ActivityRow.columns) FROM "
+        // The reader's own reactions and bookmarks: bound first, so every shape numbers it $1.
+        let own = try query.ownFieldsOf.map { try bind($0) }
+        var sql = "SELECT \(ActivityRow.columns(own: own)) FROM "
         let key: (time: String, id: String)
         if let feeds = query.feeds, feeds.count == 1 {
             sql += "activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id"

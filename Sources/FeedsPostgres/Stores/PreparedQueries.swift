@@ -23,7 +23,10 @@ extension PreparedShape {
 }
 
 /// Every prepared shape, for `queryActivities` to match a query against.
-let preparedShapes: [any PreparedShape.Type] = [UserFeedPage.self, ServerFeedPage.self, UserFeedNextPage.self]
+let preparedShapes: [any PreparedShape.Type] = [
+    UserFeedPage.self, ServerFeedPage.self, UserFeedNextPage.self, UserActivity.self, ServerActivity.self,
+    ServerActivityForUser.self,
+]
 
 /// The first page of one feed, read by a user.
 enum UserFeedPage: PreparedShape {
@@ -42,6 +45,32 @@ enum UserFeedNextPage: PreparedShape {
     static let name = "UserFeedNextPage"
     static let sql = shape(
         ActivityQuery(feeds: ["-"], viewer: .user("-"), limit: 1, cursor: ActivityCursor(micros: 0, id: "-", direction: .older)))
+}
+
+/// One activity by id, read by a user (GetActivity, and the replies of reactions and bookmarks).
+enum UserActivity: PreparedShape {
+    static let name = "UserActivity"
+    static let sql = shape(byID(viewer: .user("-"), ownFieldsOf: "-"))
+}
+
+/// One activity by id, read by the server.
+enum ServerActivity: PreparedShape {
+    static let name = "ServerActivity"
+    static let sql = shape(byID(viewer: .server, ownFieldsOf: nil))
+}
+
+/// One activity by id, read by the server with a user's own reactions and bookmarks (the reply
+/// to a reaction or bookmark the server makes for a user).
+enum ServerActivityForUser: PreparedShape {
+    static let name = "ServerActivityForUser"
+    static let sql = shape(byID(viewer: .server, ownFieldsOf: "-"))
+}
+
+private func byID(viewer: Principal, ownFieldsOf: String?) -> ActivityQuery {
+    var query = ActivityQuery(viewer: viewer, limit: 1)
+    query.ids = ["-"]
+    query.ownFieldsOf = ownFieldsOf
+    return query
 }
 
 private func shape(_ sample: ActivityQuery) -> String {

@@ -6,6 +6,12 @@ import PostgresNIO
 enum UserRow {
     static let columns = "id, name, image, role, language, teams, custom::text, created_at, updated_at"
 
+    /// The same columns of the user aliased `alias`.
+    static func columns(alias: String) -> String {
+        ["id", "name", "image", "role", "language", "teams", "custom::text", "created_at", "updated_at"]
+            .map { "\(alias).\($0)" }.joined(separator: ", ")
+    }
+
     /// The user in the next nine columns of a row, in the order of `columns`.
     static func user(_ columns: inout RowReader) throws -> User {
         try user(id: try columns.next(), &columns)

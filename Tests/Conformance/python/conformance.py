@@ -19,6 +19,7 @@ import steps_uploads  # noqa: F401
 import steps_activities  # noqa: F401
 import steps_feeds  # noqa: F401
 import steps_follows  # noqa: F401
+import steps_reactions  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 

@@ -1,0 +1,18 @@
+import Logging
+
+/// Where reactions to activities live. A user reacts to, and reads the reactions of, activities
+/// they may read; the server, to any, on behalf of a user. Replies carry the activity as it is
+/// after the change, with the acting user's own reactions and bookmarks.
+public protocol ReactionStore: Sendable {
+    /// Stores `userID`'s reaction (the same one again replaces its custom data); with
+    /// `enforceUnique`, the user's reactions of other types go first.
+    func addReaction(_ input: ReactionInput, activityID: String, userID: String, by principal: Principal, logger: Logger)
+        async throws -> (reaction: Reaction, activity: Activity)
+
+    /// Removes `userID`'s reaction of `type`; not found when there is none.
+    func deleteReaction(type: String, activityID: String, userID: String, by principal: Principal, logger: Logger)
+        async throws -> (reaction: Reaction, activity: Activity)
+
+    /// A page of an activity's reactions.
+    func queryReactions(_ query: ReactionQuery, by principal: Principal, logger: Logger) async throws -> ReactionPage
+}

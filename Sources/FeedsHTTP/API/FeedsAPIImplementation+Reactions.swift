@@ -1,0 +1,68 @@
+import FeedsAPI
+import FeedsCore
+
+/// AddActivityReaction, DeleteActivityReaction and QueryActivityReactions. A user acts as
+/// themselves; the server names the user (`user_id`, or `user.id`). Who may read the activity is
+/// the store's to check.
+extension FeedsAPIImplementation {
+    func addActivityReaction(_ input: Operations.AddActivityReaction.Input) async throws
+        -> Operations.AddActivityReaction.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        if body.targetFeeds?.isEmpty == false {
+            throw FeedsError.input("sharing a reaction to target_feeds is not supported", field: "target_feeds")
+        }
+        if body.createNotificationActivity == true {
+            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
+        }
+        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
+        let reaction = try ReactionInput(
+            type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
+            enforceUnique: body.enforceUnique)
+        let (stored, activity) = try await store.addReaction(
+            reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        return .created(
+            .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(stored)))))
+    }
+
+    func deleteActivityReaction(_ input: Operations.DeleteActivityReaction.Input) async throws
+        -> Operations.DeleteActivityReaction.Output
+    {
+        let request = try request
+        let user = try Self.actingUser(request, input.query.userId)
+        let type = try ReactionInput.checkedType(input.path._type, field: "type")
+        let (removed, activity) = try await store.deleteReaction(
+            type: type, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        return .ok(
+            .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(removed)))))
+    }
+
+    func queryActivityReactions(_ input: Operations.QueryActivityReactions.Input) async throws
+        -> Operations.QueryActivityReactions.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let page = try KeysetPage(
+            sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) }, limit: body.limit.map(Int.init),
+            next: body.next, prev: body.prev, kind: ReactionQuery.cursorKind, keyCount: 2, what: "reactions")
+        let query = try ReactionQuery(
+            activityID: input.path.id, filter: try body.filter.map { try recode($0) }, page: page)
+        let found = try await store.queryReactions(query, by: request.principal, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        duration: request.duration, next: found.next?.token(kind: ReactionQuery.cursorKind),
+                        reactions: try found.reactions.map(Wire.reaction)))))
+    }
+
+    /// The user a request acts as: the token's user, or the one the server names.
+    static func actingUser(_ request: AuthenticatedRequest, _ requested: String?) throws -> String {
+        guard let user = try request.principal.actingUser(requested: requested) else {
+            throw FeedsError.input("a server token names the user: give user_id", field: "user_id")
+        }
+        guard (1...255).contains(user.utf8.count) else { throw FeedsError.input("user_id is 1 to 255 bytes", field: "user_id") }
+        return user
+    }
+}

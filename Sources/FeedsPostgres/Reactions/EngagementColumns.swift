@@ -1,0 +1,147 @@
+import FeedsCore
+import Foundation
+
+/// The columns of an activity read (`a`) that carry its reactions, bookmarks and comments: the
+/// counts kept on its row, its newest reactions, and the reader's own reactions and bookmarks,
+/// each as one JSON column from a subquery that runs only when the activity's count says there
+/// is something to find. A page of 25 is one statement however much it carries.
+enum EngagementColumns {
+    /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own fields are asked for.
+    static func sql(own: String?) -> String {
+        let ownReactions =
+            own.map {
+                """
+                CASE WHEN a.reaction_count > 0 THEN (
+                    SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
+                        \(user("ru"))) ORDER BY r.created_at DESC, r.type DESC)
+                    FROM activity_reactions r JOIN users ru ON ru.id = r.user_id
+                    WHERE r.activity_id = a.id AND r.user_id = \($0)
+                )::text END
+                """
+            } ?? "NULL::text"
+        let ownBookmarks =
+            own.map {
+                """
+                CASE WHEN a.bookmark_count > 0 THEN (
+                    SELECT json_agg(json_build_array(b.custom, \(micros("b.created_at")), \(micros("b.updated_at")), \(user("bu")),
+                        bf.id, bf.name, bf.custom, \(micros("bf.created_at")), \(micros("bf.updated_at")))
+                        ORDER BY b.created_at DESC, bf.id DESC)
+                    FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
+                    WHERE b.activity_id = a.id AND b.user_id = \($0)
+                )::text END
+                """
+            } ?? "NULL::text"
+        return """
+            a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
+            CASE WHEN a.reaction_count > 0 THEN (
+                SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
+                    \(user("ru"))) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
+                FROM (
+                    SELECT * FROM activity_reactions WHERE activity_id = a.id
+                    ORDER BY created_at DESC, user_id DESC, type DESC LIMIT \(ActivityEngagement.latestLimit)
+                ) r JOIN users ru ON ru.id = r.user_id
+            )::text END,
+            \(ownReactions),
+            \(ownBookmarks)
+            """
+    }
+
+    /// The user `alias` as a JSON array, in `UserRow.columns`' order with times in microseconds.
+    static func user(_ alias: String) -> String {
+        "json_build_array(\(alias).id, \(alias).name, \(alias).image, \(alias).role, \(alias).language, \(alias).teams, "
+            + "\(alias).custom, \(micros("\(alias).created_at")), \(micros("\(alias).updated_at")))"
+    }
+
+    static func micros(_ column: String) -> String {
+        "(extract(epoch FROM \(column)) * 1000000)::int8"
+    }
+
+    /// The engagement in the next seven columns of a row, in the order of `sql(own:)`.
+    static func decode(_ columns: inout RowReader, activityID: String) throws -> ActivityEngagement {
+        var engagement = ActivityEngagement()
+        let reactionCount: Int32 = try columns.next()
+        engagement.reactionCount = Int(reactionCount)
+        for (type, group) in try JSONText.object(try columns.next()) {
+            guard case .object(let fields) = group, let count = fields["count"]?.int, let first = fields["first"]?.int,
+                let last = fields["last"]?.int
+            else { throw JSONParseError(offset: 0, problem: "a reaction group without count, first and last") }
+            engagement.reactionGroups[type] = ReactionGroup(
+                count: Int(count), firstReactionAt: date(micros: first), lastReactionAt: date(micros: last))
+        }
+        let bookmarkCount: Int32 = try columns.next(), commentCount: Int32 = try columns.next()
+        engagement.bookmarkCount = Int(bookmarkCount)
+        engagement.commentCount = Int(commentCount)
+        engagement.latestReactions = try reactions(try columns.next(), activityID: activityID)
+        engagement.ownReactions = try reactions(try columns.next(), activityID: activityID)
+        engagement.ownBookmarks = try bookmarks(try columns.next(), activityID: activityID)
+        return engagement
+    }
+
+    /// Reactions from the JSON of `json_build_array(type, custom, created, updated, user)` rows.
+    static func reactions(_ text: String?, activityID: String) throws -> [Reaction] {
+        try arrays(text).map { row in
+            guard row.count == 5, case .string(let type) = row[0], case .object(let custom) = row[1],
+                let created = row[2].int, let updated = row[3].int
+            else { throw JSONParseError(offset: 0, problem: "a reaction row of another shape") }
+            return Reaction(
+                activityID: activityID, type: type, user: try user(row[4]), custom: custom, createdAt: date(micros: created),
+                updatedAt: date(micros: updated))
+        }
+    }
+
+    private static func bookmarks(_ text: String?, activityID: String) throws -> [Bookmark] {
+        try arrays(text).map { row in
+            guard row.count == 9, case .object(let custom) = row[0], let created = row[1].int, let updated = row[2].int
+            else { throw JSONParseError(offset: 0, problem: "a bookmark row of another shape") }
+            let user = try user(row[3])
+            var folder: BookmarkFolder?
+            if case .string(let id) = row[4], case .string(let name) = row[5], case .object(let folderCustom) = row[6],
+                let folderCreated = row[7].int, let folderUpdated = row[8].int
+            {
+                folder = BookmarkFolder(
+                    id: id, user: user, name: name, custom: folderCustom, createdAt: date(micros: folderCreated),
+                    updatedAt: date(micros: folderUpdated))
+            }
+            return Bookmark(
+                activityID: activityID, user: user, folder: folder, custom: custom, createdAt: date(micros: created),
+                updatedAt: date(micros: updated))
+        }
+    }
+
+    /// A user from the JSON of `user(_:)`.
+    static func user(_ value: JSONValue) throws -> User {
+        guard case .array(let fields) = value, fields.count == 9, case .string(let id) = fields[0],
+            case .string(let role) = fields[3], case .string(let language) = fields[4], case .array(let teams) = fields[5],
+            case .object(let custom) = fields[6], let created = fields[7].int, let updated = fields[8].int
+        else { throw JSONParseError(offset: 0, problem: "a user row of another shape") }
+        return User(
+            id: id, name: fields[1].stringValue, image: fields[2].stringValue, role: role, language: language,
+            teams: teams.compactMap(\.stringValue), custom: custom, createdAt: date(micros: created), updatedAt: date(micros: updated))
+    }
+
+    private static func arrays(_ text: String?) throws -> [[JSONValue]] {
+        guard let text else { return [] }
+        guard case .array(let rows) = try JSONValue(parsing: text) else { throw JSONParseError(offset: 0, problem: "not an array") }
+        return try rows.map { row in
+            guard case .array(let fields) = row else { throw JSONParseError(offset: 0, problem: "not an array of arrays") }
+            return fields
+        }
+    }
+
+    static func date(micros: Int64) -> Date {
+        Date(microsecondsSince1970: micros)
+    }
+}
+
+extension JSONValue {
+    /// A whole number, as JSON from PostgreSQL writes microseconds and counts (exact below 2^53).
+    fileprivate var int: Int64? {
+        if case .number(let value) = self, value.rounded() == value, abs(value) < 9e15 { return Int64(value) }
+        return nil
+    }
+
+    fileprivate var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+}

@@ -1,0 +1,271 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresActivityStore {
+    public func addBookmark(
+        activityID: String, userID: String, folder: FolderChoice, custom: JSONObject, by principal: Principal, logger: Logger
+    ) async throws -> (bookmark: Bookmark, activity: Activity) {
+        try await readable(activityID, principal: principal, logger: logger)
+        let folderID: String? = try await client.transaction(logger: logger) { connection in
+            try await Self.ensureUser(userID, on: connection, logger: logger)
+            let folderID = try await Self.folder(folder, of: userID, on: connection, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO bookmarks (activity_id, user_id, folder_id, custom)
+                VALUES (\(activityID), \(userID), \(folderID), \(JSONText.encode(custom))::jsonb)
+                ON CONFLICT (activity_id, user_id, (COALESCE(folder_id, ''))) DO UPDATE SET custom = EXCLUDED.custom,
+                    updated_at = CASE WHEN bookmarks.custom = EXCLUDED.custom THEN bookmarks.updated_at ELSE now() END
+                """, logger: logger)
+            return folderID
+        }
+        return try await bookmarkAndActivity(activityID, userID, folderID, principal: principal, logger: logger)
+    }
+
+    public func updateBookmark(
+        activityID: String, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
+        by principal: Principal, logger: Logger
+    ) async throws -> (bookmark: Bookmark, activity: Activity) {
+        try await readable(activityID, principal: principal, logger: logger)
+        let current = folderID ?? ""
+        let moved: String? = try await client.transaction(logger: logger) { connection in
+            var target = folderID
+            if let move { target = try await Self.folder(move, of: userID, on: connection, logger: logger) }
+            do {
+                let rows = try await connection.query(
+                    """
+                    UPDATE bookmarks SET folder_id = \(target), custom = COALESCE(\(custom.map(JSONText.encode))::jsonb, custom),
+                        updated_at = now()
+                    WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(folder_id, '') = \(current)
+                    RETURNING 1
+                    """, logger: logger)
+                for try await _ in rows { return target }
+            } catch let error as PSQLError where error.isUniqueViolation(of: "bookmarks_key") {
+                throw FeedsError.conflict("activity \(activityID) is bookmarked in that folder already", field: "new_folder_id")
+            }
+            throw Self.noBookmark(activityID, userID, folderID)
+        }
+        return try await bookmarkAndActivity(activityID, userID, moved, principal: principal, logger: logger)
+    }
+
+    public func deleteBookmark(activityID: String, userID: String, folderID: String?, by principal: Principal, logger: Logger)
+        async throws -> (bookmark: Bookmark, activity: Activity)
+    {
+        try await readable(activityID, principal: principal, logger: logger)
+        let found = try await bookmark(activityID, userID, folderID, logger: logger)
+        let removed = try await client.committed(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                DELETE FROM bookmarks
+                WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(folder_id, '') = \(folderID ?? "")
+                RETURNING 1
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+        guard removed else { throw Self.noBookmark(activityID, userID, folderID) }
+        return (found, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
+    public func queryBookmarks(_ query: BookmarkQuery, by principal: Principal, logger: Logger) async throws -> BookmarkPage {
+        var bind = SQLBinds()
+        var sql = "SELECT \(EngagementColumns.micros("b.created_at")), COALESCE(b.folder_id, ''), \(BookmarkRow.columns) WHERE true"
+        // A user sees only their own bookmarks.
+        if let user = principal.userID { sql += " AND b.user_id = \(try bind(user))" }
+        if let users = query.userIDs { sql += " AND b.user_id = ANY(\(try bind(users)))" }
+        if let ids = query.activityIDs { sql += " AND b.activity_id = ANY(\(try bind(ids)))" }
+        if let folders = query.folderIDs { sql += " AND b.folder_id = ANY(\(try bind(folders)))" }
+        for bound in query.createdAt { sql += " AND b.created_at \(bound.comparison) \(try bind.time(bound.date))" }
+        let order = query.page.ascending ? "ASC" : "DESC"
+        if let cursor = query.page.cursor {
+            sql += " AND (b.created_at, b.activity_id, COALESCE(b.folder_id, '')) \(query.page.ascending ? ">" : "<")"
+            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])), \(try bind(cursor.keys[1])))"
+        }
+        sql += " ORDER BY b.created_at \(order), b.activity_id \(order), COALESCE(b.folder_id, '') \(order)"
+        sql += " LIMIT \(try bind(query.page.limit + 1))"
+        var rows: [(micros: Int64, folder: String, bookmark: Bookmark)] = []
+        for try await row in try await client.query(bind.query(sql), logger: logger) {
+            var columns = RowReader(row)
+            let micros: Int64 = try columns.next(), folder: String = try columns.next()
+            rows.append((micros, folder, try BookmarkRow.bookmark(&columns)))
+        }
+        let more = rows.count > query.page.limit
+        if more { rows.removeLast() }
+        let next = more
+            ? rows.last.map {
+                KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.bookmark.activityID, $0.folder])
+            } : nil
+        // Each with its activity as the bookmark's owner reads it; one no longer readable (deleted,
+        // made private) is left out of the page.
+        var activities: [String: Activity] = [:]
+        for (user, ids) in Dictionary(grouping: rows.map(\.bookmark), by: \.user.id) {
+            var read = ActivityQuery(viewer: principal.userID == nil ? .server : .user(user), limit: ActivityQuery.maxLimit)
+            read.ids = Array(Set(ids.map(\.activityID)))
+            read.ownFieldsOf = user
+            for activity in try await queryActivities(read, logger: logger).activities { activities[user + "\u{0}" + activity.id] = activity }
+        }
+        return BookmarkPage(
+            bookmarks: rows.compactMap { row in
+                activities[row.bookmark.user.id + "\u{0}" + row.bookmark.activityID].map { (row.bookmark, $0) }
+            }, next: next)
+    }
+
+    public func queryBookmarkFolders(_ query: BookmarkFolderQuery, by principal: Principal, logger: Logger) async throws
+        -> BookmarkFolderPage
+    {
+        var bind = SQLBinds()
+        var sql = """
+            SELECT \(EngagementColumns.micros("bf.created_at")), bf.id, bf.name, bf.custom::text, bf.created_at, bf.updated_at,
+                \(UserRow.columns(alias: "u"))
+            FROM bookmark_folders bf JOIN users u ON u.id = bf.user_id WHERE true
+            """
+        if let user = principal.userID { sql += " AND bf.user_id = \(try bind(user))" }
+        if let users = query.userIDs { sql += " AND bf.user_id = ANY(\(try bind(users)))" }
+        if let names = query.names { sql += " AND bf.name = ANY(\(try bind(names)))" }
+        for bound in query.createdAt { sql += " AND bf.created_at \(bound.comparison) \(try bind.time(bound.date))" }
+        let order = query.page.ascending ? "ASC" : "DESC"
+        if let cursor = query.page.cursor {
+            sql += " AND (bf.created_at, bf.id) \(query.page.ascending ? ">" : "<")"
+            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
+        }
+        sql += " ORDER BY bf.created_at \(order), bf.id \(order) LIMIT \(try bind(query.page.limit + 1))"
+        var rows: [(micros: Int64, folder: BookmarkFolder)] = []
+        for try await row in try await client.query(bind.query(sql), logger: logger) {
+            var columns = RowReader(row)
+            let micros: Int64 = try columns.next()
+            rows.append((micros, try BookmarkRow.folder(&columns)))
+        }
+        let more = rows.count > query.page.limit
+        if more { rows.removeLast() }
+        let next = more
+            ? rows.last.map { KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.folder.id]) } : nil
+        return BookmarkFolderPage(folders: rows.map(\.folder), next: next)
+    }
+
+    public func updateBookmarkFolder(id: String, name: String?, custom: JSONObject?, by principal: Principal, logger: Logger)
+        async throws -> BookmarkFolder
+    {
+        do {
+            let rows = try await client.committed(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    WITH changed AS (
+                        UPDATE bookmark_folders SET name = COALESCE(\(name), name),
+                            custom = COALESCE(\(custom.map(JSONText.encode))::jsonb, custom), updated_at = now()
+                        WHERE id = \(id) AND (\(principal.userID)::text IS NULL OR user_id = \(principal.userID))
+                        RETURNING *
+                    )
+                    SELECT c.id, c.name, c.custom::text, c.created_at, c.updated_at, \(unescaped: UserRow.columns(alias: "u"))
+                    FROM changed c JOIN users u ON u.id = c.user_id
+                    """, logger: logger
+                ).collect()
+            }
+            guard let row = rows.first else { throw FeedsError.notFound("bookmark folder \(id) does not exist") }
+            var columns = RowReader(row)
+            return try BookmarkRow.folder(&columns)
+        } catch let error as PSQLError where error.isUniqueViolation(of: "bookmark_folders_user_id_name_key") {
+            throw FeedsError.conflict("a bookmark folder named \(name ?? "") exists already", field: "name")
+        }
+    }
+
+    public func deleteBookmarkFolder(id: String, by principal: Principal, logger: Logger) async throws {
+        let deleted = try await client.committed(logger: logger) { connection in
+            try await connection.query(
+                """
+                DELETE FROM bookmark_folders WHERE id = \(id) AND (\(principal.userID)::text IS NULL OR user_id = \(principal.userID))
+                RETURNING 1
+                """, logger: logger
+            ).collect()
+        }
+        guard !deleted.isEmpty else { throw FeedsError.notFound("bookmark folder \(id) does not exist") }
+    }
+
+    // MARK: - Parts
+
+    /// The id of the folder a bookmark goes to: nil for none; an existing one of the user's, or
+    /// a new one (an existing one of that name).
+    private static func folder(_ choice: FolderChoice, of userID: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> String?
+    {
+        switch choice {
+        case .none:
+            return nil
+        case .existing(let id):
+            let rows = try await connection.query(
+                "SELECT id FROM bookmark_folders WHERE id = \(id) AND user_id = \(userID) FOR SHARE", logger: logger)
+            for try await id in rows.decode(String.self) { return id }
+            throw FeedsError.notFound("bookmark folder \(id) does not exist")
+        case .new(let name, let custom):
+            let rows = try await connection.query(
+                """
+                WITH made AS (
+                    INSERT INTO bookmark_folders (id, user_id, name, custom)
+                    VALUES (\(UUID().lowercasedString), \(userID), \(name), \(JSONText.encode(custom))::jsonb)
+                    ON CONFLICT (user_id, name) DO NOTHING RETURNING id
+                )
+                SELECT id FROM made UNION ALL SELECT id FROM bookmark_folders WHERE user_id = \(userID) AND name = \(name)
+                """, logger: logger)
+            for try await id in rows.decode(String.self) { return id }
+            throw FeedsError(.internal, "the folder \(name) was neither made nor found")
+        }
+    }
+
+    private func bookmark(_ activityID: String, _ userID: String, _ folderID: String?, logger: Logger) async throws -> Bookmark {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: BookmarkRow.columns)
+            WHERE b.activity_id = \(activityID) AND b.user_id = \(userID) AND COALESCE(b.folder_id, '') = \(folderID ?? "")
+            """, logger: logger)
+        for try await row in rows {
+            var columns = RowReader(row)
+            return try BookmarkRow.bookmark(&columns)
+        }
+        throw Self.noBookmark(activityID, userID, folderID)
+    }
+
+    private func bookmarkAndActivity(
+        _ activityID: String, _ userID: String, _ folderID: String?, principal: Principal, logger: Logger
+    ) async throws -> (bookmark: Bookmark, activity: Activity) {
+        let bookmark = try await bookmark(activityID, userID, folderID, logger: logger)
+        return (bookmark, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
+    private static func noBookmark(_ activityID: String, _ userID: String, _ folderID: String?) -> FeedsError {
+        .notFound("\(userID) has no bookmark of activity \(activityID)" + (folderID.map { " in folder \($0)" } ?? " outside folders"))
+    }
+}
+
+/// A bookmark with its user and folder, in the columns of `columns`.
+enum BookmarkRow {
+    static let columns = """
+        b.activity_id, b.custom::text, b.created_at, b.updated_at, \(UserRow.columns(alias: "bu")),
+        bf.id, bf.name, bf.custom::text, bf.created_at, bf.updated_at
+        FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
+        """
+
+    static func bookmark(_ columns: inout RowReader) throws -> Bookmark {
+        let activityID: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let created: Date = try columns.next(), updated: Date = try columns.next()
+        let user = try UserRow.user(&columns)
+        let folderID: String? = try columns.next(), name: String? = try columns.next(), folderCustom: String? = try columns.next()
+        let folderCreated: Date? = try columns.next(), folderUpdated: Date? = try columns.next()
+        var folder: BookmarkFolder?
+        if let folderID, let name, let folderCustom, let folderCreated, let folderUpdated {
+            folder = BookmarkFolder(
+                id: folderID, user: user, name: name, custom: try JSONText.object(folderCustom), createdAt: folderCreated,
+                updatedAt: folderUpdated)
+        }
+        return Bookmark(activityID: activityID, user: user, folder: folder, custom: custom, createdAt: created, updatedAt: updated)
+    }
+
+    /// A folder in the columns `id, name, custom::text, created_at, updated_at` and its user's.
+    static func folder(_ columns: inout RowReader) throws -> BookmarkFolder {
+        let id: String = try columns.next(), name: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let created: Date = try columns.next(), updated: Date = try columns.next()
+        return BookmarkFolder(
+            id: id, user: try UserRow.user(&columns), name: name, custom: custom, createdAt: created, updatedAt: updated)
+    }
+}

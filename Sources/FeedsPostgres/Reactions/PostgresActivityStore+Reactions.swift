@@ -1,0 +1,101 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresActivityStore {
+    public func addReaction(
+        _ input: ReactionInput, activityID: String, userID: String, by principal: Principal, logger: Logger
+    ) async throws -> (reaction: Reaction, activity: Activity) {
+        let insert = InsertReaction(activityID: activityID, userID: userID, input: input, reader: principal.userID)
+        let stored = try await client.committed(logger: logger) { connection in
+            var stored: Reaction?
+            for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
+            return stored
+        }
+        guard let stored else { throw FeedsError.notFound("activity \(activityID) does not exist") }
+        return (stored, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
+    public func deleteReaction(
+        type: String, activityID: String, userID: String, by principal: Principal, logger: Logger
+    ) async throws -> (reaction: Reaction, activity: Activity) {
+        try await readable(activityID, principal: principal, logger: logger)
+        let removed: Reaction? = try await client.committed(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                WITH removed AS (
+                    DELETE FROM activity_reactions WHERE activity_id = \(activityID) AND user_id = \(userID) AND type = \(type)
+                    RETURNING type, custom::text, created_at, updated_at, user_id
+                )
+                SELECT removed.type, removed.custom, removed.created_at, removed.updated_at,
+                    \(unescaped: UserRow.columns(alias: "u"))
+                FROM removed JOIN users u ON u.id = removed.user_id
+                """, logger: logger)
+            for try await row in rows {
+                var columns = RowReader(row)
+                return try ReactionRow.reaction(&columns, activityID: activityID)
+            }
+            return nil
+        }
+        guard let removed else {
+            throw FeedsError.notFound("\(userID) has no \(type) reaction to activity \(activityID)")
+        }
+        return (removed, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
+    public func queryReactions(_ query: ReactionQuery, by principal: Principal, logger: Logger) async throws -> ReactionPage {
+        try await readable(query.activityID, principal: principal, logger: logger)
+        var bind = SQLBinds()
+        var sql = """
+            SELECT \(EngagementColumns.micros("r.created_at")), r.user_id, r.type, r.custom::text, r.created_at, r.updated_at,
+                \(UserRow.columns(alias: "u"))
+            FROM activity_reactions r JOIN users u ON u.id = r.user_id WHERE r.activity_id = \(try bind(query.activityID))
+            """
+        if let types = query.types { sql += " AND r.type = ANY(\(try bind(types)))" }
+        if let users = query.userIDs { sql += " AND r.user_id = ANY(\(try bind(users)))" }
+        for bound in query.createdAt { sql += " AND r.created_at \(bound.comparison) \(try bind.time(bound.date))" }
+        let order = query.page.ascending ? "ASC" : "DESC"
+        if let cursor = query.page.cursor {
+            sql += " AND (r.created_at, r.user_id, r.type) \(query.page.ascending ? ">" : "<")"
+            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])), \(try bind(cursor.keys[1])))"
+        }
+        sql += " ORDER BY r.created_at \(order), r.user_id \(order), r.type \(order) LIMIT \(try bind(query.page.limit + 1))"
+        var rows: [(micros: Int64, user: String, reaction: Reaction)] = []
+        for try await row in try await client.query(bind.query(sql), logger: logger) {
+            var columns = RowReader(row)
+            let micros: Int64 = try columns.next(), user: String = try columns.next()
+            rows.append((micros, user, try ReactionRow.reaction(&columns, activityID: query.activityID)))
+        }
+        let more = rows.count > query.page.limit
+        if more { rows.removeLast() }
+        let next = more
+            ? rows.last.map { KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.user, $0.reaction.type]) }
+            : nil
+        return ReactionPage(reactions: rows.map(\.reaction), next: next)
+    }
+
+    // MARK: - Parts
+
+    /// The activity as `principal` reads it, with `ownFieldsOf`'s own reactions and bookmarks.
+    func activity(_ id: String, principal: Principal, ownFieldsOf user: String, logger: Logger) async throws -> Activity {
+        var query = ActivityQuery(viewer: principal, limit: 1)
+        query.ids = [id]
+        query.ownFieldsOf = user
+        guard let activity = try await queryActivities(query, logger: logger).activities.first else {
+            throw FeedsError.notFound("activity \(id) does not exist")
+        }
+        return activity
+    }
+
+    /// Refuses an activity that is deleted, missing, or not `principal`'s to read, as missing.
+    func readable(_ id: String, principal: Principal, logger: Logger) async throws {
+        let rows = try await client.query(
+            """
+            SELECT 1 FROM activities WHERE id = \(id) AND deleted_at IS NULL
+                AND (\(principal.userID)::text IS NULL OR visibility = 'public' OR user_id = \(principal.userID))
+            """, logger: logger)
+        for try await _ in rows { return }
+        throw FeedsError.notFound("activity \(id) does not exist")
+    }
+}
