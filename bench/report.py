@@ -4,14 +4,17 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "read", "timeline", "fanout", "images", "postgres", "feeds-version", "load"]:
+for name in ["out", "create", "create-loadtest", "reaction", "read", "timeline", "timeline-loadtest", "fanout", "images", "postgres",
+             "feeds-version", "load"]:
     p.add_argument("--" + name, required=True)
-for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "get", "get-nginx", "upload", "put", "rss-growth"]:
+for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "reaction-pg", "reaction-pg-p99", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
 create_loadtest = json.load(open(a.create_loadtest))
 timeline, fanout = json.load(open(a.timeline)), json.load(open(a.fanout))
+timeline_loadtest = json.load(open(a.timeline_loadtest))
+reaction = json.load(open(a.reaction))
 
 
 def cpu():
@@ -31,6 +34,7 @@ def swift():
 create_ratio = create["throughput_rps"] / a.create_pg
 create_loadtest_ratio = create_loadtest["throughput_rps"] / a.create_pg
 read_ratio = read["throughput_rps"] / a.read_pg
+reaction_ratio = reaction["throughput_rps"] / a.reaction_pg
 timeline_ratio = timeline["throughput_rps"] / a.timeline_pg
 star_ratio = fanout["star_median_ms"] / fanout["quiet_median_ms"]
 get_ratio = a.get / a.get_nginx
@@ -39,12 +43,12 @@ rows = [
     {
         "measure": "create activity, c=32",
         "feeds": f'{create["throughput_rps"]:.0f} req/s, p99 {create["latency_ms"]["p99"]:.1f} ms',
-        "baseline": f"pgbench {a.create_pg:.0f} tps",
+        "baseline": f"pgbench {a.create_pg:.0f} tps, p99 {a.create_pg_p99:.1f} ms",
         "ratio": f"{create_ratio:.2f}x",
         "target": ">= 0.5x, p99 < 20 ms",
         "met": create_ratio >= 0.5 and create["latency_ms"]["p99"] < 20 and create["lost"] == 0,
         "values": {"client": "wrk", "rps": create["throughput_rps"], "p99_ms": create["latency_ms"]["p99"],
-                   "baseline_tps": a.create_pg, "ratio": create_ratio, "lost": create["lost"]},
+                   "baseline_tps": a.create_pg, "baseline_p99_ms": a.create_pg_p99, "ratio": create_ratio, "lost": create["lost"]},
     },
     {
         "measure": "  the same through feeds loadtest",
@@ -59,24 +63,35 @@ rows = [
                    "lost": create_loadtest["lost"], "errors": create_loadtest["errors"]},
     },
     {
+        "measure": "add a reaction, c=32",
+        "feeds": f'{reaction["throughput_rps"]:.0f} req/s, p99 {reaction["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.reaction_pg:.0f} tps, p99 {a.reaction_pg_p99:.1f} ms",
+        "ratio": f"{reaction_ratio:.2f}x",
+        "target": ">= 0.5x, p99 < 20 ms",
+        "met": reaction_ratio >= 0.5 and reaction["latency_ms"]["p99"] < 20,
+        "values": {"client": "wrk", "rps": reaction["throughput_rps"], "p99_ms": reaction["latency_ms"]["p99"],
+                   "baseline_tps": a.reaction_pg, "baseline_p99_ms": a.reaction_pg_p99, "ratio": reaction_ratio},
+    },
+    {
         "measure": "read a feed page of 25, c=32",
         "feeds": f'{read["throughput_rps"]:.0f} req/s, p99 {read["latency_ms"]["p99"]:.1f} ms',
-        "baseline": f"pgbench {a.read_pg:.0f} tps",
+        "baseline": f"pgbench {a.read_pg:.0f} tps, p99 {a.read_pg_p99:.1f} ms",
         "ratio": f"{read_ratio:.2f}x",
         "target": ">= 0.5x",
         "met": read_ratio >= 0.5,
         "values": {"client": "wrk", "rps": read["throughput_rps"], "p99_ms": read["latency_ms"]["p99"],
-                   "baseline_tps": a.read_pg, "ratio": read_ratio},
+                   "baseline_tps": a.read_pg, "baseline_p99_ms": a.read_pg_p99, "ratio": read_ratio},
     },
     {
         "measure": "read a timeline page of 25 (1,000 followed), c=32",
         "feeds": f'{timeline["throughput_rps"]:.0f} req/s, p99 {timeline["latency_ms"]["p99"]:.1f} ms',
-        "baseline": f"pgbench {a.timeline_pg:.0f} tps",
+        "baseline": f"pgbench {a.timeline_pg:.0f} tps, p99 {a.timeline_pg_p99:.1f} ms",
         "ratio": f"{timeline_ratio:.2f}x",
         "target": ">= 0.5x, p99 < 20 ms",
         "met": timeline_ratio >= 0.5 and timeline["latency_ms"]["p99"] < 20,
         "values": {"client": "wrk", "rps": timeline["throughput_rps"], "p99_ms": timeline["latency_ms"]["p99"],
-                   "baseline_tps": a.timeline_pg, "ratio": timeline_ratio},
+                   "baseline_tps": a.timeline_pg, "baseline_p99_ms": a.timeline_pg_p99,
+                   "ratio": timeline_ratio},
     },
     {
         "measure": "post by an author with 100,000 followers",
@@ -86,6 +101,18 @@ rows = [
         "target": "<= 1.5x, all within 2 s",
         "met": star_ratio <= 1.5 and fanout["spread_max_s"] < 2,
         "values": fanout,
+    },
+    {
+        "measure": "  timelines through feeds loadtest",
+        "feeds": f'{timeline_loadtest["throughput_rps"]:.0f} req/s, p99 {timeline_loadtest["latency_ms"]["p99"]:.1f} ms, '
+                 f'{timeline_loadtest.get("timeline_checked", 0)} post-follower pairs, {timeline_loadtest["lost"]} lost',
+        "baseline": "",
+        "ratio": "",
+        "target": "nothing lost",
+        "met": timeline_loadtest["lost"] == 0 and timeline_loadtest["errors"] == 0,
+        "values": {"client": "feeds loadtest", "rps": timeline_loadtest["throughput_rps"],
+                   "p99_ms": timeline_loadtest["latency_ms"]["p99"], "lost": timeline_loadtest["lost"],
+                   "errors": timeline_loadtest["errors"], "pairs": timeline_loadtest.get("timeline_checked", 0)},
     },
     {
         "measure": "signed GET of a 10 KB object, c=32",

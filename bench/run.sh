@@ -53,7 +53,7 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" &
 # once below, for its check that every acknowledged create was stored.
 for i in $(seq 0 99); do "$bin" token --user "loadtest-$i" "${common[@]}"; done >"$dir/tokens"
 wrk_run() { # scenario, name, seconds; writes $dir/<name>.json, shaped as a `feeds loadtest --json` report
-  SCENARIO=$1 TOKENS=${TOKENS_FILE:-$dir/tokens} API_KEY=$key REPORT=$dir/$2.json WRK_SCRIPTS=$here/wrk \
+  SCENARIO=$1 TOKENS=${TOKENS_FILE:-$dir/tokens} TARGETS=${TARGETS_FILE:-} API_KEY=$key REPORT=$dir/$2.json WRK_SCRIPTS=$here/wrk \
     wrk -t 2 -c 32 -d "${3}s" --timeout 10s -s "$here/wrk/$1.lua" "$url" >"$dir/$2.log" 2>&1 || { cat "$dir/$2.log"; exit 1; }
   python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["errors"] > 0)' "$dir/$2.json" \
     || { echo "wrk $1: requests failed"; cat "$dir/$2.log" "$dir/$2.json"; exit 1; }
@@ -62,10 +62,15 @@ loadtest() { # scenario, name, seconds; prints the table, keeps the JSON report
   "$bin" loadtest --url "$url" --api-key "$key" --api-secret "$secret" --scenario "$1" --concurrency 32 \
     --duration "$3" --warmup 2 --users 100 --no-progress --json "$dir/$2.json"
 }
-pgbench_tps() { # script (in bench/pgbench, or a path), seconds; prints tps
-  local script=$1 log=$dir/$(basename "$1").log
+pgbench_tps() { # script (in bench/pgbench, or a path), seconds; prints tps, appends its p99 (ms) to <script>.p99
+  local script=$1 log=$dir/$(basename "$1").log prefix=$dir/pglog-$(basename "$1")
   [ -f "$script" ] || script=$here/pgbench/$1
-  "$pgbench" -n -M extended -c 32 -j 2 -T "$2" -f "$script" "$db" >"$log" 2>&1 || { cat "$log"; exit 1; }
+  rm -f "$prefix".*
+  # -l logs each transaction's latency (µs, the third field), for the baseline's own p99.
+  "$pgbench" -n -M extended -c 32 -j 2 -T "$2" -l --log-prefix="$prefix" -f "$script" "$db" >"$log" 2>&1 ||
+    { cat "$log"; exit 1; }
+  cat "$prefix".* | awk '{print $3}' | sort -n |
+    awk '{v[NR] = $1} END {i = int(NR * 0.99); if (i < 1) i = 1; printf "%.1f\n", v[i] / 1000}' >>"$dir/$(basename "$1").p99"
   awk '/^tps = / {print $3; exit}' "$log"
 }
 # The server and pgbench in turns, three rounds of half the time each: with one run each, a burst
@@ -80,7 +85,8 @@ in_turns() { # scenario, name, pgbench script
   done
   cp "$(python3 "$here/median_report.py" "$dir/$2"-[123].json)" "$dir/$2.json"
   pg_median=$(printf '%s\n' "${tps[@]}" | sort -g | sed -n 2p)
-  echo "pgbench: ${tps[*]} tps (median $pg_median); the server's median round is in the table"
+  pg_p99=$(tail -n 3 "$dir/$(basename "$3").p99" | sort -g | sed -n 2p)
+  echo "pgbench: ${tps[*]} tps (median $pg_median, p99 median $pg_p99 ms); the server's median round is in the table"
 }
 wrk_rps() { # url, seconds; prints requests/s, and fails on any non-2xx reply
   wrk -t 2 -c 32 -d "${2}s" "$1" >"$dir/wrk.log" 2>&1
@@ -90,7 +96,7 @@ wrk_rps() { # url, seconds; prints requests/s, and fails on any non-2xx reply
 
 echo "== create activity, c=32"
 in_turns create-activity create create-activity.sql
-create_pg=$pg_median
+create_pg=$pg_median create_pg_p99=$pg_p99
 # Every create wrk saw acknowledged (2xx) must be stored: wrk keeps no ids, so this counts them.
 acknowledged=$(python3 -c 'import json,sys; print(sum(json.load(open(p))["ok"] for p in sys.argv[1:]))' "$dir"/create-{warmup,1,2,3}.json)
 stored=$("$psql" -tA "$db" -c "SELECT count(*) FROM activities WHERE text LIKE 'wrk-%'")
@@ -105,27 +111,38 @@ echo "acknowledged by the server: $acknowledged creates; stored: $stored"
 echo "== create activity, c=32, through feeds loadtest (every acknowledged create read back)"
 loadtest create-activity create-loadtest "$seconds"
 
+echo "== add a reaction, c=32"
+# The targets: 10,000 of the activities the creates above stored, numbered for pgbench.
+"$psql" -q "$db" -c "CREATE TABLE bench_reaction_targets AS
+  SELECT row_number() OVER (ORDER BY id) AS n, id FROM (SELECT id FROM activities ORDER BY created_at DESC LIMIT 10000) x;
+  CREATE UNIQUE INDEX ON bench_reaction_targets (n)"
+"$psql" -tA "$db" -c "SELECT id FROM bench_reaction_targets ORDER BY n" >"$dir/reaction-targets"
+TARGETS_FILE=$dir/reaction-targets in_turns add-reaction reaction add-reaction.sql
+reaction_pg=$pg_median reaction_pg_p99=$pg_p99
+
 echo "== read a feed page of 25, c=32"
 # Steady state, as autovacuum keeps it: right after the bursts of inserts above the statistics
 # still say the tables are small, and the feed page is planned as a scan of every activity.
 "$psql" -q "$db" -c 'VACUUM ANALYZE'
 in_turns read-feed read read-feed.sql
-read_pg=$pg_median
+read_pg=$pg_median read_pg_p99=$pg_p99
 
 echo "== timelines: the follow graph of bench/timeline-data.sql"
 "$psql" -q "$db" -f "$here/timeline-data.sql"
 for i in $(seq 0 7); do "$bin" token --user "tl-$i" "${common[@]}"; done >"$dir/tl-tokens"
 echo "== read a timeline page of 25 (1,000 feeds followed, 1,000,000 activities), c=32"
 # The best single SQL for the page is the feed page's, on one of the eight readers' timelines.
-sed -e 's/random(0, 99)/random(0, 7)/' -e 's/user\\x3aloadtest-/timeline\\x3atl-/' -e "s/'loadtest-'/'tl-'/" \
+sed -e 's/random(0, 99)/random(0, 7)/' -e 's/user\\x3aloadtest-/timeline\\x3atl-/g' -e "s/'loadtest-'/'tl-'/g" \
   "$here/pgbench/read-feed.sql" >"$dir/read-timeline.sql"
 grep -q 'timeline.x3atl-' "$dir/read-timeline.sql" || { echo "read-timeline.sql was not made"; exit 1; }
 TOKENS_FILE=$dir/tl-tokens in_turns read-timeline timeline "$dir/read-timeline.sql"
-timeline_pg=$pg_median
+timeline_pg=$pg_median timeline_pg_p99=$pg_p99
 echo "== a post by an author with 100,000 followers, and by one with none"
 "$here/fanout.sh" "$url" "$key" "$db" "$("$bin" token --user tl-star "${common[@]}")" \
   "$("$bin" token --user tl-quiet "${common[@]}")" >"$dir/fanout.json"
 cat "$dir/fanout.json"
+echo "== timelines through feeds loadtest: reads and posts on a follow graph, every post found in every follower's timeline"
+loadtest timeline timeline-loadtest "$seconds"
 
 echo "== signed GET of a 10 KB object, c=32"
 token=$("$bin" token --user bench "${common[@]}")
@@ -176,5 +193,8 @@ echo "== images: resize, cached variant, concurrent resizes"
 python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --images "$dir/images.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
   --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --fanout "$dir/fanout.json" \
+  --timeline-loadtest "$dir/timeline-loadtest.json" --reaction "$dir/reaction.json" --reaction-pg "$reaction_pg" \
+  --reaction-pg-p99 "$reaction_pg_p99" \
+  --create-pg-p99 "$create_pg_p99" --read-pg-p99 "$read_pg_p99" --timeline-pg-p99 "$timeline_pg_p99" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
   --load "$load_at_start" --postgres "$("$psql" -tA "$db" -c 'SHOW server_version')" --feeds-version "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
