@@ -33,6 +33,11 @@ import Testing
             #expect(read["reaction_groups"]["heart"]["first_reaction_at"].int != nil)
             #expect(read["latest_reactions"].array.map { $0["type"].string } == ["heart", "like"])
             #expect(read["own_reactions"].array.map { $0["user"]["id"].string } == ["bob"])
+            // A server read naming a user carries that user's own reactions.
+            let forBob = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: nil, json: #"{"user_id":"bob"}"#)
+            #expect(forBob.body["activities"][0]["own_reactions"].array.map { $0["user"]["id"].string } == ["bob"], "\(forBob.text)")
+            let bare = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: nil, json: "{}")
+            #expect(bare.body["activities"][0]["own_reactions"].array.isEmpty && bare.body["activities"][0]["reaction_count"].int == 2)
             let byAlice = try await server.api(.GET, "/feeds/activities/\(id)", as: "alice")
             #expect(byAlice.body["activity"]["reaction_count"].int == 2 && byAlice.body["activity"]["own_reactions"].array.isEmpty)
             let queried = try await server.api(

@@ -19,6 +19,8 @@ extension FeedsAPIImplementation {
         }
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         var query = ActivityQuery(viewer: request.principal, limit: limit, cursor: cursor)
+        // A server call naming a user gets that user's own reactions and bookmarks.
+        query.ownFieldsOf = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
         return try await store.queryActivities(query, logger: request.logger)
     }
@@ -54,9 +56,9 @@ extension FeedsAPIImplementation {
         let followersQuery = try follows("target_feed", body.followersPagination, "followers_pagination")
         let followingQuery = try follows("source_feed", body.followingPagination, "following_pagination")
         // The page and the lists are independent reads: run side by side, on connections of their own.
-        async let page = store.queryActivities(
-            ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor),
-            logger: request.logger)
+        var pageQuery = ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor)
+        pageQuery.ownFieldsOf = creator  // the reader's, or the user a server call names
+        async let page = store.queryActivities(pageQuery, logger: request.logger)
         async let followers = list(followersQuery, request: request)
         async let following = list(followingQuery, request: request)
         return (feed, created, try await page, try await followers, try await following)

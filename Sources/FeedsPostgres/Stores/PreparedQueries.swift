@@ -24,8 +24,8 @@ extension PreparedShape {
 
 /// Every prepared shape, for `queryActivities` to match a query against.
 let preparedShapes: [any PreparedShape.Type] = [
-    UserFeedPage.self, ServerFeedPage.self, UserFeedNextPage.self, UserActivity.self, ServerActivity.self,
-    ServerActivityForUser.self,
+    UserFeedPage.self, ServerFeedPage.self, ServerFeedPageForUser.self, UserFeedNextPage.self, UserActivity.self,
+    ServerActivity.self, ServerActivityForUser.self,
 ]
 
 /// The first page of one feed, read by a user.
@@ -38,6 +38,16 @@ enum UserFeedPage: PreparedShape {
 enum ServerFeedPage: PreparedShape {
     static let name = "ServerFeedPage"
     static let sql = shape(ActivityQuery(feeds: ["-"], viewer: .server, limit: 1))
+}
+
+/// The first page of one feed, read by the server for a user (`user_id`), with their own fields.
+enum ServerFeedPageForUser: PreparedShape {
+    static let name = "ServerFeedPageForUser"
+    static let sql = shape({
+        var query = ActivityQuery(feeds: ["-"], viewer: .server, limit: 1)
+        query.ownFieldsOf = "-"
+        return query
+    }())
 }
 
 /// A later page of one feed, read by a user.
