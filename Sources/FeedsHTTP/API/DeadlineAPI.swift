@@ -153,4 +153,28 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
     func deleteBookmarkFolder(_ input: Operations.DeleteBookmarkFolder.Input) async throws -> Operations.DeleteBookmarkFolder.Output {
         try await bounded("DeleteBookmarkFolder") { [base] in try await base.deleteBookmarkFolder(input) }
     }
+
+    func addComment(_ input: Operations.AddComment.Input) async throws -> Operations.AddComment.Output {
+        try await bounded("AddComment") { [base] in try await base.addComment(input) }
+    }
+
+    func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {
+        try await bounded("GetComment") { [base] in try await base.getComment(input) }
+    }
+
+    func updateComment(_ input: Operations.UpdateComment.Input) async throws -> Operations.UpdateComment.Output {
+        try await bounded("UpdateComment") { [base] in try await base.updateComment(input) }
+    }
+
+    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {
+        try await bounded("DeleteComment") { [base] in try await base.deleteComment(input) }
+    }
+
+    func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
+        try await bounded("GetComments") { [base] in try await base.getComments(input) }
+    }
+
+    func getCommentReplies(_ input: Operations.GetCommentReplies.Input) async throws -> Operations.GetCommentReplies.Output {
+        try await bounded("GetCommentReplies") { [base] in try await base.getCommentReplies(input) }
+    }
 }

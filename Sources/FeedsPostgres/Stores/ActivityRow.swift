@@ -26,6 +26,17 @@ enum ActivityRow {
     /// The columns without anyone's own fields.
     static let columns = columns(own: nil)
 
+    /// Attachments from their JSON column: `[{"p": payload, "k": object key or null}]`.
+    static func attachments(_ text: String) throws -> [StoredAttachment] {
+        try JSONText.objects(text).map { stored -> StoredAttachment in
+            guard case .object(let payload) = stored["p"] else {
+                throw FeedsError(.internal, "an attachment row without payload")
+            }
+            guard case .string(let key) = stored["k"] else { return StoredAttachment(payload: payload) }
+            return StoredAttachment(payload: payload, objectKey: ObjectKey(rawValue: key))
+        }
+    }
+
     /// An activity and its exact position in the newest-first order.
     struct Decoded {
         let activity: Activity
@@ -40,13 +51,7 @@ enum ActivityRow {
         let custom = try JSONText.object(try columns.next())
         let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
         let editedAt: Date? = try columns.next(), deletedAt: Date? = try columns.next()
-        let attachments = try JSONText.objects(try columns.next()).map { stored -> StoredAttachment in
-            guard case .object(let payload) = stored["p"] else {
-                throw FeedsError(.internal, "an attachment row without payload")
-            }
-            guard case .string(let key) = stored["k"] else { return StoredAttachment(payload: payload) }
-            return StoredAttachment(payload: payload, objectKey: ObjectKey(rawValue: key))
-        }
+        let attachments = try attachments(try columns.next())
         let user = try UserRow.user(&columns)
         let engagement = try EngagementColumns.decode(&columns, activityID: id)
         let activity = Activity(

@@ -156,8 +156,13 @@ public struct PostgresActivityStore: ActivityStore {
             }
             if hard {
                 var held: [String] = []
+                // The activities' own files, and their comments' (which go with them).
                 for try await key in try await connection.query(
-                    "SELECT object_key FROM attachments WHERE activity_id = ANY(\(found)) AND object_key IS NOT NULL",
+                    """
+                    SELECT object_key FROM attachments WHERE activity_id = ANY(\(found)) AND object_key IS NOT NULL
+                    UNION SELECT t.object_key FROM comment_attachments t JOIN comments c ON c.id = t.comment_id
+                    WHERE c.activity_id = ANY(\(found)) AND t.object_key IS NOT NULL
+                    """,
                     logger: logger
                 ).decode(String.self) {
                     held.append(key)
@@ -238,7 +243,8 @@ public struct PostgresActivityStore: ActivityStore {
         for try await _ in rows {}
     }
 
-    /// Objects among `keys` that no attachment holds any more are released, for gc to delete.
+    /// Objects among `keys` that no attachment (of an activity or a comment) holds any more are
+    /// released, for gc to delete.
     static func release(_ keys: [String], on connection: PostgresConnection, logger: Logger) async throws {
         guard !keys.isEmpty else { return }
         try await connection.query(
@@ -246,6 +252,7 @@ public struct PostgresActivityStore: ActivityStore {
             UPDATE cdn_objects o SET state = 'released', updated_at = now()
             WHERE o.key = ANY(\(keys)) AND o.state = 'attached'
               AND NOT EXISTS (SELECT 1 FROM attachments t WHERE t.object_key = o.key)
+              AND NOT EXISTS (SELECT 1 FROM comment_attachments t WHERE t.object_key = o.key)
             """,
             logger: logger
         )

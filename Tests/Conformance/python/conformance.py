@@ -20,6 +20,7 @@ import steps_activities  # noqa: F401
 import steps_feeds  # noqa: F401
 import steps_follows  # noqa: F401
 import steps_reactions  # noqa: F401
+import steps_comments  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 
@@ -54,6 +55,7 @@ class Run:
                 file.write(content)
             self.files[name] = path
         self.urls, self.activities, self.notes = Made(), Made(), []
+        self.comments = ()
 
 
 def reason(error):

@@ -1,0 +1,128 @@
+import FeedsAPI
+import FeedsCore
+
+/// AddComment, GetComment, UpdateComment, DeleteComment, GetComments and GetCommentReplies. Who
+/// may do what is the store's to check (`CommentStore`); attachments that link uploads are
+/// owner-checked by the same linker as an activity's.
+extension FeedsAPIImplementation {
+    func addComment(_ input: Operations.AddComment.Input) async throws -> Operations.AddComment.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        if let type = body.objectType, type.rawValue != "activity" {
+            throw FeedsError.input("object_type is activity", field: "object_type")
+        }
+        if body.createNotificationActivity == true {
+            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
+        }
+        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
+        let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
+        guard given.count <= CommentDraft.maxAttachments else {
+            throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
+        }
+        let attachments = try await uploads.linker.link(given, principal: request.principal, field: "attachments", logger: request.logger)
+        let draft = try CommentDraft(
+            id: body.id, activityID: body.objectId, parentID: body.parentId, userID: user, text: body.comment,
+            custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, mentionedUserIDs: body.mentionedUserIds,
+            attachments: attachments)
+        let comment = try await store.addComment(draft, by: request.principal, logger: request.logger)
+        return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {
+        let request = try request
+        guard let comment = try await store.comment(id: input.path.id, by: request.principal, logger: request.logger) else {
+            throw FeedsError.notFound("comment \(input.path.id) does not exist")
+        }
+        return .ok(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    func updateComment(_ input: Operations.UpdateComment.Input) async throws -> Operations.UpdateComment.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let user = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        var attachments: [StoredAttachment]?
+        if let given = body.attachments {
+            guard given.count <= CommentDraft.maxAttachments else {
+                throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
+            }
+            let (store, logger, id) = (store, request.logger, input.path.id)
+            attachments = try await uploads.linker.link(
+                try given.map { try recode($0) }, principal: request.principal,
+                held: { Set(try await store.comment(id: id, by: .server, logger: logger)?.attachments.compactMap(\.objectKey) ?? []) },
+                field: "attachments", logger: logger)
+        }
+        let change = try CommentChange(
+            text: body.comment, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
+            mentionedUserIDs: body.mentionedUserIds, attachments: attachments)
+        let comment = try await store.updateComment(
+            id: input.path.id, change: change, userID: user, by: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {
+        let request = try request
+        let (comment, activity) = try await store.deleteComment(
+            id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(activity: try wire(activity), comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
+        let request = try request
+        let query = try CommentThreadQuery(
+            root: .activity(input.query.objectId), sort: input.query.sort?.rawValue, depth: input.query.depth.map(Int.init),
+            repliesLimit: input.query.repliesLimit.map(Int.init), limit: input.query.limit.map(Int.init), next: input.query.next,
+            prev: input.query.prev)
+        let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        comments: try await threads(page, request), duration: request.duration,
+                        next: page.next?.token(kind: CommentThreadQuery.cursorKind), sort: query.sort.rawValue))))
+    }
+
+    func getCommentReplies(_ input: Operations.GetCommentReplies.Input) async throws -> Operations.GetCommentReplies.Output {
+        let request = try request
+        let query = try CommentThreadQuery(
+            root: .comment(input.path.id), sort: input.query.sort?.rawValue, depth: input.query.depth.map(Int.init),
+            repliesLimit: input.query.repliesLimit.map(Int.init), limit: input.query.limit.map(Int.init), next: input.query.next,
+            prev: input.query.prev)
+        let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        comments: try await threads(page, request), duration: request.duration,
+                        next: page.next?.token(kind: CommentThreadQuery.cursorKind), sort: query.sort.rawValue))))
+    }
+
+    // MARK: - Parts
+
+    /// Comments as the wire shows them, with the users they mention read in one query.
+    private func wire(_ comments: [Comment], _ request: AuthenticatedRequest) async throws -> [Components.Schemas.CommentResponse] {
+        let mentioned = try await mentionedUsers(comments, request)
+        return try comments.map { try Wire.comment($0, urls: uploads.urls, mentioned: mentioned) }
+    }
+
+    private func threads(_ page: CommentPage, _ request: AuthenticatedRequest) async throws
+        -> [Components.Schemas.ThreadedCommentResponse]
+    {
+        func all(_ threads: [CommentThread]) -> [Comment] { threads.flatMap { [$0.comment] + all($0.replies) } }
+        let mentioned = try await mentionedUsers(all(page.threads), request)
+        return try page.threads.map { try Wire.thread($0, urls: uploads.urls, mentioned: mentioned) }
+    }
+
+    private func mentionedUsers(_ comments: [Comment], _ request: AuthenticatedRequest) async throws -> [String: User] {
+        let ids = Array(Set(comments.flatMap(\.mentionedUserIDs))).sorted()
+        var users: [String: User] = [:]
+        for start in stride(from: 0, to: ids.count, by: UserQuery.maxLimit) {
+            var query = UserQuery(limit: UserQuery.maxLimit)
+            query.ids = Array(ids[start..<min(start + UserQuery.maxLimit, ids.count)])
+            for user in try await store.queryUsers(query, logger: request.logger) { users[user.id] = user }
+        }
+        return users
+    }
+}

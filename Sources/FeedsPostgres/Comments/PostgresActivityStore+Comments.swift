@@ -1,0 +1,267 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresActivityStore {
+    public func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment {
+        do {
+            return try await client.transaction(logger: logger) { connection in
+                var activityID = draft.activityID
+                var depth = 0
+                if let parentID = draft.parentID {
+                    let parent = try await Self.parent(parentID, on: connection, logger: logger)
+                    if let activityID, activityID != parent.activityID {
+                        throw FeedsError.input("comment \(parentID) is on another activity", field: "parent_id")
+                    }
+                    activityID = parent.activityID
+                    depth = parent.depth + 1
+                    guard depth <= CommentDraft.maxDepth else {
+                        throw FeedsError.input("replies nest at most \(CommentDraft.maxDepth) deep", field: "parent_id")
+                    }
+                }
+                guard let activityID else { throw FeedsError.input("name the activity", field: "object_id") }
+                try await Self.mayComment(on: activityID, userID: draft.userID, principal: principal, on: connection, logger: logger)
+                try await Self.ensureUser(draft.userID, on: connection, logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO comments (id, activity_id, parent_id, user_id, depth, text, custom, mentioned_user_ids)
+                    VALUES (\(draft.id), \(activityID), \(draft.parentID), \(draft.userID), \(depth), \(draft.text),
+                            \(JSONText.encode(draft.custom))::jsonb, \(draft.mentionedUserIDs))
+                    """, logger: logger)
+                try await Self.insertAttachments(draft.attachments, commentID: draft.id, on: connection, logger: logger)
+                guard let comment = try await Self.comment(draft.id, on: connection, logger: logger) else {
+                    throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
+                }
+                return comment
+            }
+        } catch let error as PSQLError where error.isUniqueViolation(of: "comments_pkey") {
+            throw FeedsError.conflict("a comment with id \(draft.id) exists already", field: "id")
+        }
+    }
+
+    public func comment(id: String, by principal: Principal, logger: Logger) async throws -> Comment? {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from) JOIN activities a ON a.id = c.activity_id
+            WHERE c.id = \(id) AND c.deleted_at IS NULL AND a.deleted_at IS NULL
+              AND (\(principal.userID)::text IS NULL OR a.visibility = 'public' OR a.user_id = \(principal.userID))
+            """, logger: logger)
+        return try await CommentRow.comments(rows).first?.comment
+    }
+
+    public func updateComment(
+        id: String, change: CommentChange, userID: String?, by principal: Principal, logger: Logger
+    ) async throws -> Comment {
+        try await client.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from)
+                WHERE c.id = \(id) AND c.deleted_at IS NULL FOR UPDATE OF c
+                """, logger: logger)
+            guard let current = try await CommentRow.comments(rows).first?.comment else {
+                throw FeedsError.notFound("comment \(id) does not exist")
+            }
+            guard principal.mayModify(ownedBy: current.user.id) else {
+                throw FeedsError.notAllowed("only the author or the server may edit comment \(id)")
+            }
+            try await connection.query(
+                """
+                UPDATE comments SET text = COALESCE(\(change.text), text),
+                    custom = COALESCE(\(change.custom.map { JSONText.encode($0) })::jsonb, custom),
+                    mentioned_user_ids = COALESCE(\(change.mentionedUserIDs), mentioned_user_ids),
+                    updated_at = now(), edited_at = now()
+                WHERE id = \(id)
+                """, logger: logger)
+            if let attachments = change.attachments, attachments != current.attachments {
+                let held = current.attachments.compactMap(\.objectKey?.rawValue)
+                try await Self.lockObjects(held, on: connection, logger: logger)
+                try await connection.query("DELETE FROM comment_attachments WHERE comment_id = \(id)", logger: logger)
+                try await Self.insertAttachments(attachments, commentID: id, on: connection, logger: logger)
+                try await Self.release(held, on: connection, logger: logger)
+            }
+            guard let comment = try await Self.comment(id, on: connection, logger: logger) else {
+                throw FeedsError.notFound("comment \(id) does not exist")
+            }
+            return comment
+        }
+    }
+
+    public func deleteComment(id: String, hard: Bool, by principal: Principal, logger: Logger) async throws
+        -> (comment: Comment, activity: Activity)
+    {
+        let comment: Comment = try await client.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT a.user_id, \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from) JOIN activities a ON a.id = c.activity_id
+                WHERE c.id = \(id) AND (c.deleted_at IS NULL OR \(hard)) FOR UPDATE OF c
+                """, logger: logger)
+            var found: (comment: Comment, activityOwner: String)?
+            for try await row in rows {
+                var columns = RowReader(row)
+                let owner: String = try columns.next()
+                found = (try CommentRow.decode(&columns).comment, owner)
+            }
+            guard let (comment, owner) = found else { throw FeedsError.notFound("comment \(id) does not exist") }
+            guard principal.mayModify(ownedBy: comment.user.id) || principal.mayModify(ownedBy: owner) else {
+                throw FeedsError.notAllowed("only the author, the activity's owner or the server may delete comment \(id)")
+            }
+            // Its attachments go either way, and so do its replies' with a hard delete.
+            var held: [String] = []
+            let holders: PostgresQuery =
+                hard
+                ? """
+                WITH RECURSIVE tree AS (
+                    SELECT id FROM comments WHERE id = \(id) UNION ALL SELECT c.id FROM comments c JOIN tree ON c.parent_id = tree.id
+                )
+                SELECT object_key FROM comment_attachments WHERE comment_id IN (SELECT id FROM tree) AND object_key IS NOT NULL
+                """
+                : "SELECT object_key FROM comment_attachments WHERE comment_id = \(id) AND object_key IS NOT NULL"
+            for try await key in try await connection.query(holders, logger: logger).decode(String.self) { held.append(key) }
+            try await Self.lockObjects(held, on: connection, logger: logger)
+            if hard {
+                try await connection.query("DELETE FROM comments WHERE id = \(id)", logger: logger)
+            } else {
+                try await connection.query(
+                    "UPDATE comments SET deleted_at = now(), updated_at = now() WHERE id = \(id)", logger: logger)
+                try await connection.query("DELETE FROM comment_attachments WHERE comment_id = \(id)", logger: logger)
+            }
+            try await Self.release(held, on: connection, logger: logger)
+            return comment
+        }
+        return (comment, try await activity(comment.activityID, principal: .server, ownFieldsOf: principal.userID ?? "", logger: logger))
+    }
+
+    public func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage {
+        var bind = SQLBinds()
+        var sql = "SELECT \(CommentRow.columns) \(CommentRow.from) WHERE c.deleted_at IS NULL"
+        switch query.root {
+        case .activity(let id):
+            try await readable(id, principal: principal, logger: logger)
+            sql += " AND c.activity_id = \(try bind(id)) AND c.parent_id IS NULL"
+        case .comment(let id):
+            guard try await comment(id: id, by: principal, logger: logger) != nil else {
+                throw FeedsError.notFound("comment \(id) does not exist")
+            }
+            sql += " AND c.parent_id = \(try bind(id))"
+        }
+        if let cursor = query.cursor {
+            let time = try bind.time(microseconds: cursor.micros), last = try bind(cursor.keys[2])
+            switch query.sort {
+            case .first: sql += " AND (c.created_at, c.id) > (\(time), \(last))"
+            case .last: sql += " AND (c.created_at, c.id) < (\(time), \(last))"
+            case .top: sql += " AND (c.reply_count, c.created_at, c.id) < (\(try bind(Int(cursor.keys[1]) ?? 0)), \(time), \(last))"
+            }
+        }
+        sql += " ORDER BY \(Self.order(query.sort)) LIMIT \(try bind(query.limit + 1))"
+        var page = try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger))
+        let more = page.count > query.limit
+        if more { page.removeLast() }
+        let next = more
+            ? page.last.map {
+                KeysetCursor(
+                    ascending: query.sort == .first, micros: $0.micros,
+                    keys: [query.sort.rawValue, String($0.comment.replyCount), $0.comment.id])
+            } : nil
+        let threads = try await replies(to: page.map(\.comment), levels: query.depth, query: query, logger: logger)
+        return CommentPage(threads: threads, next: next)
+    }
+
+    // MARK: - Parts
+
+    /// `comments` with their replies, `levels` deep: one statement per level, for all the
+    /// comments of that level at once.
+    private func replies(to comments: [Comment], levels: Int, query: CommentThreadQuery, logger: Logger) async throws
+        -> [CommentThread]
+    {
+        let parents = comments.filter { $0.replyCount > 0 }.map(\.id)
+        guard levels > 0, query.repliesLimit > 0, !parents.isEmpty else {
+            return comments.map { CommentThread(comment: $0, depthTruncated: $0.replyCount > 0) }
+        }
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: CommentRow.columns) FROM (
+                SELECT c.*, row_number() OVER (PARTITION BY c.parent_id ORDER BY \(unescaped: Self.order(query.sort))) AS n
+                FROM comments c WHERE c.parent_id = ANY(\(parents)) AND c.deleted_at IS NULL
+            ) c JOIN users u ON u.id = c.user_id
+            WHERE c.n <= \(query.repliesLimit + 1) ORDER BY c.parent_id, c.n
+            """, logger: logger)
+        let found = try await CommentRow.comments(rows).map(\.comment)
+        let nested = try await replies(
+            to: found, levels: levels - 1, query: query, logger: logger)
+        let byParent = Dictionary(grouping: nested, by: { $0.comment.parentID ?? "" })
+        return comments.map { comment in
+            let replies = byParent[comment.id] ?? []
+            return CommentThread(
+                comment: comment, replies: Array(replies.prefix(query.repliesLimit)), moreReplies: replies.count > query.repliesLimit)
+        }
+    }
+
+    private static func order(_ sort: CommentSort) -> String {
+        switch sort {
+        case .first: "c.created_at ASC, c.id ASC"
+        case .last: "c.created_at DESC, c.id DESC"
+        case .top: "c.reply_count DESC, c.created_at DESC, c.id DESC"
+        }
+    }
+
+    /// The live comment a reply names: its activity and depth.
+    private static func parent(_ id: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> (activityID: String, depth: Int)
+    {
+        let rows = try await connection.query(
+            "SELECT activity_id, depth FROM comments WHERE id = \(id) AND deleted_at IS NULL FOR SHARE", logger: logger)
+        for try await (activity, depth) in rows.decode((String, Int32).self) { return (activity, Int(depth)) }
+        throw FeedsError.notFound("comment \(id) does not exist")
+    }
+
+    /// Refuses a comment on an activity the user may not read (404) or that takes no replies from
+    /// them (403): `restrict_replies` `nobody` leaves only its owner; `people_i_follow`, those a
+    /// feed of the owner follows.
+    private static func mayComment(
+        on activityID: String, userID: String, principal: Principal, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT a.user_id, a.restrict_replies, EXISTS (
+                SELECT 1 FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid
+                WHERE a.restrict_replies = 'people_i_follow' AND s.created_by = a.user_id AND t.created_by = \(userID)
+                  AND w.status = 'accepted')
+            FROM activities a
+            WHERE a.id = \(activityID) AND a.deleted_at IS NULL
+              AND (\(principal.userID)::text IS NULL OR a.visibility = 'public' OR a.user_id = \(principal.userID))
+            FOR SHARE OF a
+            """, logger: logger)
+        for try await (owner, restriction, followed) in rows.decode((String, String, Bool).self) {
+            guard principal == .server || owner == userID else {
+                if restriction == "nobody" { throw FeedsError.notAllowed("activity \(activityID) takes no comments") }
+                if restriction == "people_i_follow", !followed {
+                    throw FeedsError.notAllowed("activity \(activityID) takes comments from people its owner follows")
+                }
+                return
+            }
+            return
+        }
+        throw FeedsError.notFound("activity \(activityID) does not exist")
+    }
+
+    private static func comment(_ id: String, on connection: PostgresConnection, logger: Logger) async throws -> Comment? {
+        let rows = try await connection.query(
+            "SELECT \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from) WHERE c.id = \(id)", logger: logger)
+        return try await CommentRow.comments(rows).first?.comment
+    }
+
+    private static func insertAttachments(
+        _ attachments: [StoredAttachment], commentID: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard !attachments.isEmpty else { return }
+        let columns = AttachmentColumns(attachments)
+        try await connection.query(
+            """
+            INSERT INTO comment_attachments (comment_id, position, type, payload, object_key)
+            SELECT \(commentID), x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
+            FROM unnest(\(columns.types)::text[], \(columns.payloads)::text[], \(columns.keys)::text[]) WITH ORDINALITY AS x(t, p, k, n)
+            """, logger: logger)
+        try await attach(columns.linked, on: connection, logger: logger)
+    }
+}

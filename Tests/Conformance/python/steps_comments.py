@@ -1,0 +1,37 @@
+"""Steps: comments (add, reply, thread, replies, get, update, delete) and comment_count."""
+
+from support import check_decoded, expect_equal, step
+
+
+@step
+def comments_thread(run):
+    note = run.notes[2]
+    top = run.client.feeds.add_comment(comment="Nice note", object_id=note, object_type="activity", user_id=run.alice).data
+    check_decoded(top)
+    expect_equal((top.comment.text, top.comment.object_id, top.comment.user.id), ("Nice note", note, run.alice), "the comment")
+    reply = run.client.feeds.add_comment(comment="Thanks", parent_id=top.comment.id, user_id=run.bob).data
+    check_decoded(reply)
+    expect_equal(reply.comment.parent_id, top.comment.id, "the reply's parent_id")
+    run.comments = (top.comment.id, reply.comment.id)
+    thread = run.client.feeds.get_comments(object_id=note, object_type="activity", depth=1, replies_limit=5).data
+    check_decoded(thread)
+    expect_equal([c.text for c in thread.comments], ["Nice note"], "the thread's comments")
+    expect_equal([r.text for r in thread.comments[0].replies], ["Thanks"], "the first comment's replies")
+    replies = run.client.feeds.get_comment_replies(top.comment.id).data
+    check_decoded(replies)
+    expect_equal([r.id for r in replies.comments], [reply.comment.id], "get_comment_replies")
+    activity = run.client.feeds.get_activity(note).data.activity
+    expect_equal(activity.comment_count, 2, "comment_count")
+
+
+@step
+def comment_update_and_delete(run):
+    top, reply = run.comments
+    got = run.client.feeds.get_comment(reply).data
+    check_decoded(got)
+    updated = run.client.feeds.update_comment(reply, comment="Thanks!", user_id=run.bob).data
+    check_decoded(updated)
+    expect_equal(updated.comment.text, "Thanks!", "the edited text")
+    deleted = run.client.feeds.delete_comment(top, hard_delete=True).data
+    check_decoded(deleted)
+    expect_equal(deleted.activity.comment_count, 0, "comment_count after deleting the thread")

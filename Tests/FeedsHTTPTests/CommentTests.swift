@@ -1,0 +1,192 @@
+import FeedsCore
+import FeedsTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+/// Comments through the real server: threads and their pages, counts, who may do what, files
+/// linked and released, and what a hostile client sends.
+@Suite struct CommentTests {
+    @Test func commentsAndRepliesCountAndThread() async throws {
+        try await TestServer.run { server in
+            let id = try #require(try await server.addActivity(as: "alice", text: "discuss")["id"].string)
+            let first = try await server.comment(on: id, "first!", as: "bob")
+            #expect(first.status == 201, "\(first.text)")
+            let comment = first.body["comment"]
+            #expect(comment["object_id"].string == id && comment["object_type"].string == "activity")
+            #expect(comment["text"].string == "first!" && comment["user"]["id"].string == "bob" && comment["status"].string == "active")
+            #expect(comment["reply_count"].int == 0 && comment["own_reactions"].array.isEmpty)
+            let parent = try #require(comment["id"].string)
+            for index in 0..<4 {
+                #expect(try await server.reply(to: parent, "reply \(index)", as: "carl").status == 201)
+            }
+            let nested = try await server.reply(to: parent, "deeper", as: "alice")
+            let nestedID = try #require(nested.body["comment"]["id"].string)
+            #expect(try await server.reply(to: nestedID, "deepest", as: "bob").status == 201)
+            #expect(try await server.comment(on: id, "second", as: "carl").status == 201)
+
+            let read = try await server.api(.GET, "/feeds/activities/\(id)", as: "bob")
+            #expect(read.body["activity"]["comment_count"].int == 8, "\(read.text)")
+
+            // Oldest first by default; each comment with its first 3 replies, one level deep.
+            let thread = try await server.api(
+                .GET, "/feeds/comments", as: "bob", query: "&object_id=\(id)&object_type=activity&replies_limit=3")
+            #expect(thread.status == 200, "\(thread.text)")
+            #expect(thread.body["sort"].string == "first")
+            let top = thread.body["comments"].array
+            #expect(top.map { $0["text"].string } == ["first!", "second"])
+            #expect(top[0]["reply_count"].int == 5 && top[0]["replies"].array.map { $0["text"].string } == ["reply 0", "reply 1", "reply 2"])
+            #expect(top[0]["meta"]["has_more"] == .bool(true) && top[0]["meta"]["remaining"].int == 2)
+            #expect(top[0]["replies"][0]["meta"]["depth_truncated"] == .bool(false))
+
+            // Two levels, newest first: the reply with a reply of its own shows it.
+            let deep = try await server.api(
+                .GET, "/feeds/comments", as: "bob", query: "&object_id=\(id)&object_type=activity&depth=2&sort=last&replies_limit=10")
+            let firstThread = try #require(deep.body["comments"].array.last)
+            let deeper = try #require(firstThread["replies"].array.first)
+            #expect(deeper["text"].string == "deeper" && deeper["replies"].array.map { $0["text"].string } == ["deepest"])
+            let replies = try await server.api(.GET, "/feeds/comments/\(parent)/replies", as: "bob", query: "&limit=2")
+            #expect(replies.body["comments"].array.map { $0["text"].string } == ["reply 0", "reply 1"], "\(replies.text)")
+            #expect(replies.body["next"].string != nil)
+
+            let single = try await server.api(.GET, "/feeds/comments/\(nestedID)", as: "carl")
+            #expect(single.status == 200 && single.body["comment"]["parent_id"].string == parent, "\(single.text)")
+        }
+    }
+
+    @Test func commentPagesNeitherRepeatNorSkip() async throws {
+        try await TestServer.run { server in
+            let id = try #require(try await server.addActivity(as: "alice")["id"].string)
+            var made: [String] = []
+            for index in 0..<12 {
+                made.append(try #require(try await server.comment(on: id, "c\(index)", as: "u\(index % 3)").body["comment"]["id"].string))
+            }
+            for (sort, expected) in [("first", made), ("last", Array(made.reversed()))] {
+                var seen: [String] = []
+                var next: String?
+                repeat {
+                    let cursor = next.map { "&next=\($0)" } ?? ""
+                    let page = try await server.api(
+                        .GET, "/feeds/comments", as: "bob", query: "&object_id=\(id)&object_type=activity&limit=5&sort=\(sort)\(cursor)")
+                    #expect(page.status == 200, "\(page.text)")
+                    seen += page.body["comments"].array.compactMap { $0["id"].string }
+                    next = page.body["next"].string
+                    // A comment arriving meanwhile does not shift the pages.
+                    if sort == "last" { _ = try await server.comment(on: id, "meanwhile", as: "x") }
+                } while next != nil
+                #expect(seen == expected, "\(sort)")
+            }
+        }
+    }
+
+    @Test func onlyTheAuthorEditsAndTheAuthorOrTheActivitysOwnerDeletes() async throws {
+        try await TestServer.run { server in
+            let id = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let made = try #require(try await server.comment(on: id, "mine", as: "bob").body["comment"]["id"].string)
+            let edited = try await server.api(.PATCH, "/feeds/comments/\(made)", as: "bob", json: #"{"comment":"edited","custom":{"k":1}}"#)
+            #expect(edited.status == 200 && edited.body["comment"]["text"].string == "edited", "\(edited.text)")
+            #expect(edited.body["comment"]["edited_at"].int != nil && edited.body["comment"]["custom"]["k"].int == 1)
+            expectAPIError(try await server.api(.PATCH, "/feeds/comments/\(made)", as: "alice", json: #"{"comment":"x"}"#), status: 403, code: 17)
+            expectAPIError(try await server.api(.PATCH, "/feeds/comments/\(made)", as: "mallory", json: #"{"comment":"x"}"#), status: 403, code: 17)
+            expectAPIError(try await server.api(.DELETE, "/feeds/comments/\(made)", as: "mallory"), status: 403, code: 17)
+
+            // The activity's owner deletes it; it leaves the thread and the count.
+            let deleted = try await server.api(.DELETE, "/feeds/comments/\(made)", as: "alice")
+            #expect(deleted.status == 200 && deleted.body["activity"]["comment_count"].int == 0, "\(deleted.text)")
+            expectAPIError(try await server.api(.GET, "/feeds/comments/\(made)", as: "bob"), status: 404, code: 16)
+            expectAPIError(try await server.api(.DELETE, "/feeds/comments/\(made)", as: "alice"), status: 404, code: 16)
+
+            // A hard delete takes the replies with it, and their counts.
+            let top = try #require(try await server.comment(on: id, "top", as: "bob").body["comment"]["id"].string)
+            let reply = try #require(try await server.reply(to: top, "r", as: "carl").body["comment"]["id"].string)
+            #expect(try await server.reply(to: reply, "rr", as: "bob").status == 201)
+            let hard = try await server.api(.DELETE, "/feeds/comments/\(top)", as: "bob", query: "&hard_delete=true")
+            #expect(hard.status == 200 && hard.body["activity"]["comment_count"].int == 0, "\(hard.text)")
+            #expect(try await server.number("SELECT count(*)::int FROM comments WHERE activity_id = \(id)") == 1)
+        }
+    }
+
+    /// A comment links uploads as an activity does: the caller's own only; deleting the comment
+    /// releases them for gc, unless something else still holds them.
+    @Test func commentFilesAreOwnerCheckedAndReleasedOnDelete() async throws {
+        try await TestServer.run { server in
+            let id = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let mine = try await server.uploadFile(as: "bob")
+            let theirs = try await server.uploadFile(as: "carl")
+            let attachment = { (url: String) in #"{"object_id":"\#(id)","object_type":"activity","attachments":[{"type":"file","asset_url":"\#(url)"}]}"# }
+            expectAPIError(try await server.api(.POST, "/feeds/comments", as: "bob", json: attachment(theirs)), status: 403, code: 17)
+            let made = try await server.api(.POST, "/feeds/comments", as: "bob", json: attachment(mine))
+            #expect(made.status == 201, "\(made.text)")
+            let commentID = try #require(made.body["comment"]["id"].string)
+            #expect(made.body["comment"]["attachments"][0]["asset_url"].string?.contains("/cdn/") == true)
+            #expect(made.body["comment"]["attachments"][0]["file_size"].int != nil)
+            let key = try #require(mine.split(separator: "/cdn/").last.map { String($0.split(separator: "?")[0]) })
+            #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE key = \(key) AND state = 'attached'") == 1)
+            #expect(try await server.api(.DELETE, "/feeds/comments/\(commentID)", as: "bob").status == 200)
+            #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE key = \(key) AND state = 'released'") == 1)
+        }
+    }
+
+    @Test func hostileCommentsAreRefusedAndWriteNothing() async throws {
+        try await TestServer.run { server in
+            let hidden = try #require(try await server.addActivity(as: "alice", extra: #""visibility":"private""#)["id"].string)
+            expectAPIError(try await server.comment(on: hidden, "peek", as: "mallory"), status: 404, code: 16)
+            expectAPIError(
+                try await server.api(.GET, "/feeds/comments", as: "mallory", query: "&object_id=\(hidden)&object_type=activity"),
+                status: 404, code: 16)
+            let closed = try #require(
+                try await server.addActivity(as: "alice", extra: #""restrict_replies":"nobody""#)["id"].string)
+            expectAPIError(try await server.comment(on: closed, "hi", as: "bob"), status: 403, code: 17)
+            #expect(try await server.comment(on: closed, "my own", as: "alice").status == 201)
+            let followersOnly = try #require(
+                try await server.addActivity(as: "alice", extra: #""restrict_replies":"people_i_follow""#)["id"].string)
+            expectAPIError(try await server.comment(on: followersOnly, "hi", as: "bob"), status: 403, code: 17)
+
+            let id = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let post = { (json: String) in try await server.api(.POST, "/feeds/comments", as: "bob", json: json) }
+            expectAPIError(try await post(#"{"comment":"no object"}"#), status: 400, code: 4, field: "object_id")
+            expectAPIError(try await post(#"{"object_id":"\#(id)","object_type":"activity"}"#), status: 400, code: 4, field: "comment")
+            expectAPIError(try await post(#"{"object_id":"\#(id)","object_type":"user","comment":"x"}"#), status: 400, code: 4)
+            expectAPIError(try await post(#"{"object_id":"nope","object_type":"activity","comment":"x"}"#), status: 404, code: 16)
+            expectAPIError(try await post(#"{"parent_id":"nope","comment":"x"}"#), status: 404, code: 16)
+            let long = String(repeating: "é", count: 5001)
+            expectAPIError(try await post(#"{"object_id":"\#(id)","object_type":"activity","comment":"\#(long)"}"#), status: 400, code: 4)
+            let many = (0..<26).map { #""u\#($0)""# }.joined(separator: ",")
+            expectAPIError(
+                try await post(#"{"object_id":"\#(id)","object_type":"activity","comment":"x","mentioned_user_ids":[\#(many)]}"#),
+                status: 400, code: 4)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/comments", as: "mallory", json: #"{"object_id":"\#(id)","comment":"x","user_id":"bob"}"#),
+                status: 403, code: 17)
+            // A reply names a comment of the same activity, and nests at most 5 deep.
+            let other = try #require(try await server.addActivity(as: "alice")["id"].string)
+            var parent = try #require(try await server.comment(on: id, "0", as: "bob").body["comment"]["id"].string)
+            expectAPIError(try await post(#"{"object_id":"\#(other)","parent_id":"\#(parent)","comment":"x"}"#), status: 400, code: 4, field: "parent_id")
+            for level in 1...5 { parent = try #require(try await server.reply(to: parent, "\(level)", as: "bob").body["comment"]["id"].string) }
+            expectAPIError(try await server.reply(to: parent, "too deep", as: "bob"), status: 400, code: 4, field: "parent_id")
+            // A taken id is a conflict.
+            let taken = #"{"id":"\#(parent)","object_id":"\#(id)","object_type":"activity","comment":"again"}"#
+            expectAPIError(try await post(taken), status: 409, code: 4, field: "id")
+            for query in ["&depth=6", "&replies_limit=21", "&limit=101", "&sort=best", "&next=garbage"] {
+                expectAPIError(
+                    try await server.api(.GET, "/feeds/comments", as: "bob", query: "&object_id=\(id)&object_type=activity\(query)"),
+                    status: 400, code: 4)
+            }
+            #expect(try await server.number("SELECT count(*)::int FROM comments WHERE user_id = 'mallory'") == 0)
+        }
+    }
+}
+
+extension TestServer {
+    /// `POST /feeds/comments` on an activity, as `user`.
+    func comment(on activityID: String, _ text: String, as user: String) async throws -> Reply {
+        try await api(
+            .POST, "/feeds/comments", as: user,
+            json: #"{"object_id":"\#(activityID)","object_type":"activity","comment":"\#(text)"}"#)
+    }
+
+    /// `POST /feeds/comments` replying to a comment, as `user`.
+    func reply(to commentID: String, _ text: String, as user: String) async throws -> Reply {
+        try await api(.POST, "/feeds/comments", as: user, json: #"{"parent_id":"\#(commentID)","comment":"\#(text)"}"#)
+    }
+}
