@@ -59,7 +59,7 @@ public struct CommentDraft: Sendable, Hashable {
 
     public init(
         id: String?, activityID: String?, parentID: String?, userID: String, text: String?, custom: JSONObject?,
-        mentionedUserIDs: [String]?, attachments: [StoredAttachment]
+        mentionedUserIDs: [String]?, attachments: [StoredAttachment], filesToCome: Int = 0
     ) throws(FeedsError) {
         if let id, !(1...255).contains(id.utf8.count) { throw .input("id is 1 to 255 bytes", field: "id") }
         self.id = id ?? UUID().lowercasedString
@@ -73,7 +73,7 @@ public struct CommentDraft: Sendable, Hashable {
         self.parentID = parentID
         self.userID = userID
         try Self.check(text: text, mentions: mentionedUserIDs, attachments: attachments)
-        guard text?.isEmpty == false || !attachments.isEmpty else {
+        guard text?.isEmpty == false || !attachments.isEmpty || filesToCome > 0 else {
             throw .input("a comment needs text or attachments", field: "comment")
         }
         self.text = text

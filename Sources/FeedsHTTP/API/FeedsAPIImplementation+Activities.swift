@@ -18,9 +18,16 @@ extension FeedsAPIImplementation {
             let settings = uploads.settings.current
             let tempFiles = TempFiles()
             defer { tempFiles.removeAll() }
-            let multipart = try await MultipartActivity.read(
-                parts, into: uploads.tempDirectory, tempFiles: tempFiles, limit: uploads.streamLimit(settings)
-            )
+            let multipart = try await MultipartWithFiles<Components.Schemas.AddActivityRequest>.read(
+                parts, name: "activity",
+                classify: { part in
+                    switch part {
+                    case .activity(let activity): .request(activity.payload.body)
+                    case .undocumented(let raw): .file(raw)
+                    }
+                },
+                uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
+                limit: uploads.streamLimit(settings))
             let response = try await idempotency.run(
                 key: key, request: request,
                 content: ["AddActivity", try Idempotency.canonical(multipart.request)]
@@ -98,6 +105,23 @@ extension FeedsAPIImplementation {
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
             attachments: given
         )
+        let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
+        draft.attachments += stored.map(\.attachment)
+        do {
+            return try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
+        } catch {
+            await uploads.discard(stored.map(\.record.key), logger: request.logger)
+            throw error
+        }
+    }
+
+    /// Checks the files a create sent with it (size, sniffed type, the upload rules) and stores
+    /// them through the uploader, for an activity or a comment alike; all or none.
+    func storeFiles(
+        _ files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)], owner: String, settings: AppSettings,
+        request: AuthenticatedRequest
+    ) async throws -> [(record: ObjectRecord, attachment: StoredAttachment)] {
+        guard !files.isEmpty else { return [] }
         let jobs = try files.enumerated().map { index, entry in
             let checked = try FileChecker.check(
                 entry.file, imageOnly: entry.upload._type == "image", settings: settings,
@@ -109,14 +133,7 @@ extension FeedsAPIImplementation {
                     custom: try entry.upload.custom.map { try recode($0) })
             )
         }
-        let stored = try await uploads.store(jobs, owner: userID, logger: request.logger)
-        draft.attachments += stored.map(\.attachment)
-        do {
-            return try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
-        } catch {
-            await uploads.discard(stored.map(\.record.key), logger: request.logger)
-            throw error
-        }
+        return try await uploads.store(jobs, owner: owner, logger: request.logger)
     }
 
     /// Attachments an update sends, linked as a create links them; the objects the activity holds

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsUploads
 
 /// AddComment, GetComment, UpdateComment, DeleteComment, GetComments and GetCommentReplies. Who
 /// may do what is the store's to check (`CommentStore`); attachments that link uploads are
@@ -7,25 +8,63 @@ import FeedsCore
 extension FeedsAPIImplementation {
     func addComment(_ input: Operations.AddComment.Input) async throws -> Operations.AddComment.Output {
         let request = try request
-        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let comment: Comment
+        switch input.body {
+        case .json(let body):
+            comment = try await add(body, files: [], settings: uploads.settings.current, request: request)
+        case .multipartForm(let parts):
+            // The rules in force when the upload started are the ones it finishes under.
+            let settings = uploads.settings.current
+            let tempFiles = TempFiles()
+            defer { tempFiles.removeAll() }
+            let multipart = try await MultipartWithFiles<Components.Schemas.AddCommentRequest>.read(
+                parts, name: "comment",
+                classify: { part in
+                    switch part {
+                    case .comment(let comment): .request(comment.payload.body)
+                    case .undocumented(let raw): .file(raw)
+                    }
+                },
+                uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
+                limit: uploads.streamLimit(settings))
+            comment = try await add(multipart.request, files: multipart.uploads, settings: settings, request: request)
+        }
+        return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    /// Validates, stores the files, then writes the comment; if the write fails the files go again.
+    private func add(
+        _ body: Components.Schemas.AddCommentRequest, files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
+        settings: AppSettings, request: AuthenticatedRequest
+    ) async throws -> Comment {
         if let type = body.objectType, type.rawValue != "activity" {
             throw FeedsError.input("object_type is activity", field: "object_type")
         }
         if body.createNotificationActivity == true {
             throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
         }
+        if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
+            throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
+        }
         let user = try Self.actingUser(request, body.userId ?? body.user?.id)
         let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
-        guard given.count <= CommentDraft.maxAttachments else {
+        guard given.count + files.count <= CommentDraft.maxAttachments else {
             throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
         }
-        let attachments = try await uploads.linker.link(given, principal: request.principal, field: "attachments", logger: request.logger)
-        let draft = try CommentDraft(
+        let linked = try await uploads.linker.link(given, principal: request.principal, field: "attachments", logger: request.logger)
+        // Checked before any file is stored, so a bad comment stores nothing.
+        var draft = try CommentDraft(
             id: body.id, activityID: body.objectId, parentID: body.parentId, userID: user, text: body.comment,
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, mentionedUserIDs: body.mentionedUserIds,
-            attachments: attachments)
-        let comment = try await store.addComment(draft, by: request.principal, logger: request.logger)
-        return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+            attachments: linked, filesToCome: files.count)
+        let stored = try await storeFiles(files, owner: user, settings: settings, request: request)
+        draft.attachments += stored.map(\.attachment)
+        do {
+            return try await store.addComment(draft, by: request.principal, logger: request.logger)
+        } catch {
+            await uploads.discard(stored.map(\.record.key), logger: request.logger)
+            throw error
+        }
     }
 
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {

@@ -184,7 +184,8 @@ func makeSweeper(
 }
 
 /// The most body bytes a request may declare under the settings in force: a file and its
-/// multipart framing on the upload routes, ten of them with an activity, 1 MB of JSON elsewhere.
+/// multipart framing on the upload routes, ten of them with an activity or a comment, 1 MB of JSON
+/// elsewhere.
 func bodyLimit(_ uploads: UploadPipeline) -> @Sendable (HTTPRequest) -> Int64 {
     let framing: Int64 = 1 << 20
     return { request in
@@ -192,8 +193,8 @@ func bodyLimit(_ uploads: UploadPipeline) -> @Sendable (HTTPRequest) -> Int64 {
         let settings = uploads.settings.current
         if path.hasPrefix("/api/v2/uploads/file") { return uploads.streamLimit(settings, imageOnly: false).bytes + framing }
         if path.hasPrefix("/api/v2/uploads/image") { return uploads.streamLimit(settings, imageOnly: true).bytes + framing }
-        if path.hasPrefix("/api/v2/feeds/activities"), request.method == .post {
-            return Int64(MultipartActivity.maxUploads) * uploads.streamLimit(settings).bytes + framing
+        if path.hasPrefix("/api/v2/feeds/activities") || path.hasPrefix("/api/v2/feeds/comments"), request.method == .post {
+            return Int64(CommentDraft.maxAttachments) * uploads.streamLimit(settings).bytes + framing
         }
         return Int64(jsonBodyLimit)
     }

@@ -3,7 +3,7 @@ import FeedsCore
 import Foundation
 @_spi(Generated) import OpenAPIRuntime
 
-// The decoding closures of the generated `Server.swift` for the three multipart operations, part
+// The decoding closures of the generated `Server.swift` for the four multipart operations, part
 // for part: the same converter calls, so the typed parts and their errors are the same.
 
 extension Operations.UploadFile.Input.Body.MultipartFormPayload: FastMultipartPayload {
@@ -41,6 +41,18 @@ extension Operations.AddActivity.Input.Body.MultipartFormPayload: FastMultipartP
         let decoder = PartDecoder(part: part, converter: converter)
         return switch try decoder.name() {
         case "activity": .activity(.init(payload: .init(body: try await decoder.json()), filename: try decoder.fileName()))
+        default: .undocumented(part)
+        }
+    }
+}
+
+extension Operations.AddComment.Input.Body.MultipartFormPayload: FastMultipartPayload {
+    static let atMostOncePartNames: Set<String> = ["comment"]
+
+    static func decode(_ part: MultipartRawPart, converter: Converter) async throws -> Self {
+        let decoder = PartDecoder(part: part, converter: converter)
+        return switch try decoder.name() {
+        case "comment": .comment(.init(payload: .init(body: try await decoder.json()), filename: try decoder.fileName()))
         default: .undocumented(part)
         }
     }
@@ -91,7 +103,7 @@ private struct PartDecoder {
         return text.isEmpty || text == "undefined" || text == "null"
     }
 
-    /// The most bytes a JSON part (`activity`, `user`, `upload_sizes`) may have: whole activities
+    /// The most bytes a JSON part (`activity`, `comment`, `user`, `upload_sizes`) may have: whole activities
     /// are far smaller, and each is held in memory while it is decoded.
     static let jsonPartLimit = 1 << 20
 
