@@ -67,6 +67,11 @@ import Testing
             let out = try await server.api(.PATCH, path, as: "bob", json: #"{"folder_id":"\#(trips)","new_folder_id":""}"#)
             #expect(out.status == 200 && out.body["bookmark"]["folder"] == .null, "\(out.text)")
             expectAPIError(try await server.api(.PATCH, path, as: "bob", json: #"{"folder_id":"\#(trips)"}"#), status: 404, code: 16)
+            // A move of a bookmark that does not exist, for a user who does not either, makes no folder.
+            expectAPIError(
+                try await server.api(.PATCH, path, as: nil, json: #"{"user_id":"nobody","new_folder":{"name":"Ghost"}}"#), status: 404,
+                code: 16)
+            #expect(try await server.number("SELECT count(*)::int FROM bookmark_folders WHERE name = 'Ghost'") == 0)
         }
     }
 

@@ -127,6 +127,67 @@ import Testing
         }
     }
 
+    @Test func commentReactionsCountShowInThreadsAndStayExactUnderContention() async throws {
+        try await TestServer.run { server in
+            let id = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let commentID = try #require(try await server.comment(on: id, "react to this", as: "bob").body["comment"]["id"].string)
+            let path = "/feeds/comments/\(commentID)/reactions"
+            let like = try await server.api(.POST, path, as: "carl", json: #"{"type":"like","custom":{"n":1}}"#)
+            #expect(like.status == 201, "\(like.text)")
+            #expect(like.body["reaction"]["comment_id"].string == commentID && like.body["reaction"]["activity_id"].string == id)
+            #expect(like.body["comment"]["reaction_count"].int == 1 && like.body["comment"]["own_reactions"].array.count == 1)
+            #expect(try await server.api(.POST, path, as: "alice", json: #"{"type":"heart"}"#).status == 201)
+
+            // Threads carry them, with the reader's own.
+            let thread = try await server.api(.GET, "/feeds/comments", as: "carl", query: "&object_id=\(id)&object_type=activity")
+            let read = try #require(thread.body["comments"].array.first)
+            #expect(read["reaction_count"].int == 2 && read["reaction_groups"]["heart"]["count"].int == 1)
+            #expect(read["latest_reactions"].array.map { $0["type"].string } == ["heart", "like"])
+            #expect(read["own_reactions"].array.map { $0["user"]["id"].string } == ["carl"])
+            let queried = try await server.api(.POST, "\(path)/query", as: "bob", json: #"{"filter":{"reaction_type":"like"}}"#)
+            #expect(queried.body["reactions"].array.map { $0["user"]["id"].string } == ["carl"], "\(queried.text)")
+
+            let unique = try await server.api(.POST, path, as: "carl", json: #"{"type":"wow","enforce_unique":true}"#)
+            #expect(unique.body["comment"]["reaction_groups"].object?.keys.sorted() == ["heart", "wow"], "\(unique.text)")
+            let removed = try await server.api(.DELETE, "\(path)/wow", as: "carl")
+            #expect(removed.status == 200 && removed.body["comment"]["reaction_count"].int == 1, "\(removed.text)")
+            expectAPIError(try await server.api(.DELETE, "\(path)/wow", as: "carl"), status: 404, code: 16)
+
+            // 32 users react at once, then 16 of them remove theirs at once.
+            let users = (0..<32).map { "fan\($0)" }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for user in users {
+                    group.addTask {
+                        let reply = try await server.api(.POST, path, as: user, json: #"{"type":"like"}"#)
+                        #expect(reply.status == 201, "\(reply.text)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for user in users.prefix(16) {
+                    group.addTask {
+                        let reply = try await server.api(.DELETE, "\(path)/like", as: user)
+                        #expect(reply.status == 200, "\(reply.text)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let after = try await server.api(.GET, "/feeds/comments/\(commentID)", as: "bob")
+            #expect(after.body["comment"]["reaction_count"].int == 17 && after.body["comment"]["reaction_groups"]["like"]["count"].int == 16)
+
+            // A comment on an activity the user may not read is not there for them.
+            let hidden = try #require(try await server.addActivity(as: "alice", extra: #""visibility":"private""#)["id"].string)
+            let secret = try #require(try await server.comment(on: hidden, "secret", as: "alice").body["comment"]["id"].string)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/comments/\(secret)/reactions", as: "mallory", json: #"{"type":"like"}"#), status: 404,
+                code: 16)
+            expectAPIError(try await server.api(.GET, "/feeds/comments/\(secret)", as: "mallory"), status: 404, code: 16)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/comments/\(secret)/reactions/query", as: "mallory", json: "{}"), status: 404, code: 16)
+        }
+    }
+
     @Test func hostileCommentsAreRefusedAndWriteNothing() async throws {
         try await TestServer.run { server in
             let hidden = try #require(try await server.addActivity(as: "alice", extra: #""visibility":"private""#)["id"].string)

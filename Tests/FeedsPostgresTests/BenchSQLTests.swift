@@ -34,7 +34,7 @@ import Testing
         #expect(statements.count == 2)
         let activity = "(SELECT id FROM bench_reaction_targets WHERE n = :n)"
         let user = "'loadtest-' || :u::text"
-        let insert = InsertReaction.sql.replacingOccurrences(of: "$1", with: activity)
+        let insert = InsertReaction<ActivityReactions>.sql.replacingOccurrences(of: "$1", with: activity)
             .replacingOccurrences(of: "$2", with: user).replacingOccurrences(of: "$3", with: "(ARRAY['like','heart','wow','fire'])[:t]")
             .replacingOccurrences(of: "$4", with: "'{}'").replacingOccurrences(of: "$5", with: user)
             .replacingOccurrences(of: "$6", with: "false")

@@ -16,6 +16,11 @@ public struct Comment: Sendable, Hashable {
     public var updatedAt: Date
     public var editedAt: Date?
     public var deletedAt: Date?
+    /// Its reactions: counts, the newest, and the reader's own.
+    public var reactionCount = 0
+    public var reactionGroups: [String: ReactionGroup] = [:]
+    public var latestReactions: [Reaction] = []
+    public var ownReactions: [Reaction] = []
 
     public init(
         id: String, activityID: String, parentID: String?, depth: Int, user: User, text: String?, custom: JSONObject,
@@ -145,6 +150,8 @@ public struct CommentThreadQuery: Sendable, Hashable {
     public var repliesLimit: Int
     public var limit: Int
     public var cursor: KeysetCursor?
+    /// Whose own reactions the comments carry.
+    public var ownFieldsOf: String?
 
     public static let cursorKind = "c"
     public static let maxDepth = 5

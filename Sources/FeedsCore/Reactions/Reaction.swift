@@ -1,16 +1,23 @@
 import Foundation
 
-/// A user's reaction of one type to an activity: one per user, activity and type.
+/// A user's reaction of one type to an activity or a comment: one per user, object and type.
 public struct Reaction: Sendable, Hashable {
+    /// The activity reacted to, or the one the comment reacted to is on.
     public var activityID: String
+    /// The comment reacted to, if it is a comment.
+    public var commentID: String?
     public var type: String
     public var user: User
     public var custom: JSONObject
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(activityID: String, type: String, user: User, custom: JSONObject, createdAt: Date, updatedAt: Date) {
+    public init(
+        activityID: String, commentID: String? = nil, type: String, user: User, custom: JSONObject, createdAt: Date,
+        updatedAt: Date
+    ) {
         self.activityID = activityID
+        self.commentID = commentID
         self.type = type
         self.user = user
         self.custom = custom

@@ -1,8 +1,11 @@
 import Foundation
 
-/// What QueryActivityReactions asks for: an activity's reactions by type, user and time.
+/// What QueryActivityReactions and QueryCommentReactions ask for: an activity's or a comment's
+/// reactions by type, user and time.
 public struct ReactionQuery: Sendable, Hashable {
     public var activityID: String
+    /// The comment whose reactions are asked for, instead of the activity's.
+    public var commentID: String?
     public var types: [String]?
     public var userIDs: [String]?
     public var createdAt: [TimeBound] = []
@@ -16,18 +19,18 @@ public struct ReactionQuery: Sendable, Hashable {
         self.page = page
     }
 
-    public init(activityID: String, filter: JSONObject?, page: KeysetPage) throws(FeedsError) {
+    public init(activityID: String, commentID: String? = nil, filter: JSONObject?, page: KeysetPage) throws(FeedsError) {
         self.init(activityID: activityID, page: page)
+        self.commentID = commentID
         for (name, condition) in (filter ?? [:]).sorted(by: { $0.key < $1.key }) {
             switch name {
             case "reaction_type", "type": types = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
             case "user_id": userIDs = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
             case "created_at": createdAt = try FilterCondition.timeBounds(condition, field: name)
-            case "activity_id":
-                // The path names the activity; a filter may repeat it, not name another.
-                guard try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"]) == [activityID] else {
-                    throw .input("activity_id is the activity of the path", field: "filter.activity_id")
-                }
+            case "activity_id" where commentID == nil, "comment_id" where commentID != nil:
+                // The path names the object; a filter may repeat it, not name another.
+                guard try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"]) == [commentID ?? activityID]
+                else { throw .input("\(name) is the object of the path", field: "filter.\(name)") }
             default:
                 throw .input(
                     "filtering reactions on \"\(name)\" is not supported (reaction_type, user_id, created_at)",

@@ -7,8 +7,8 @@ public protocol CommentStore: Sendable {
     /// Stores a comment (a taken id is a conflict); its linked uploads become attached.
     func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment
 
-    /// A comment `principal` may read, or nil.
-    func comment(id: String, by principal: Principal, logger: Logger) async throws -> Comment?
+    /// A comment `principal` may read, or nil, with `ownFieldsOf`'s own reactions.
+    func comment(id: String, by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> Comment?
 
     /// Applies `change` to a comment of `userID`'s; attachments no longer held are released.
     func updateComment(id: String, change: CommentChange, userID: String?, by principal: Principal, logger: Logger)

@@ -1,7 +1,7 @@
 import Logging
 
-/// Where reactions to activities live. A user reacts to, and reads the reactions of, activities
-/// they may read; the server, to any, on behalf of a user. Replies carry the activity as it is
+/// Where reactions to activities and comments live. A user reacts to, and reads the reactions of,
+/// activities they may read and the comments on them; the server, to any, on behalf of a user. Replies carry the activity as it is
 /// after the change, with the acting user's own reactions and bookmarks.
 public protocol ReactionStore: Sendable {
     /// Stores `userID`'s reaction (the same one again replaces its custom data); with
@@ -13,6 +13,14 @@ public protocol ReactionStore: Sendable {
     func deleteReaction(type: String, activityID: String, userID: String, by principal: Principal, logger: Logger)
         async throws -> (reaction: Reaction, activity: Activity)
 
-    /// A page of an activity's reactions.
+    /// Stores `userID`'s reaction to a comment, as `addReaction` does for an activity.
+    func addCommentReaction(_ input: ReactionInput, commentID: String, userID: String, by principal: Principal, logger: Logger)
+        async throws -> (reaction: Reaction, comment: Comment)
+
+    /// Removes `userID`'s reaction of `type` to a comment; not found when there is none.
+    func deleteCommentReaction(type: String, commentID: String, userID: String, by principal: Principal, logger: Logger)
+        async throws -> (reaction: Reaction, comment: Comment)
+
+    /// A page of an activity's reactions, or of a comment's (`query.commentID`).
     func queryReactions(_ query: ReactionQuery, by principal: Principal, logger: Logger) async throws -> ReactionPage
 }

@@ -177,4 +177,16 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
     func getCommentReplies(_ input: Operations.GetCommentReplies.Input) async throws -> Operations.GetCommentReplies.Output {
         try await bounded("GetCommentReplies") { [base] in try await base.getCommentReplies(input) }
     }
+
+    func addCommentReaction(_ input: Operations.AddCommentReaction.Input) async throws -> Operations.AddCommentReaction.Output {
+        try await bounded("AddCommentReaction") { [base] in try await base.addCommentReaction(input) }
+    }
+
+    func deleteCommentReaction(_ input: Operations.DeleteCommentReaction.Input) async throws -> Operations.DeleteCommentReaction.Output {
+        try await bounded("DeleteCommentReaction") { [base] in try await base.deleteCommentReaction(input) }
+    }
+
+    func queryCommentReactions(_ input: Operations.QueryCommentReactions.Input) async throws -> Operations.QueryCommentReactions.Output {
+        try await bounded("QueryCommentReactions") { [base] in try await base.queryCommentReactions(input) }
+    }
 }

@@ -69,7 +69,9 @@ extension FeedsAPIImplementation {
 
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {
         let request = try request
-        guard let comment = try await store.comment(id: input.path.id, by: request.principal, logger: request.logger) else {
+        let own = try request.principal.actingUser(requested: input.query.userId)
+        guard let comment = try await store.comment(id: input.path.id, by: request.principal, ownFieldsOf: own, logger: request.logger)
+        else {
             throw FeedsError.notFound("comment \(input.path.id) does not exist")
         }
         return .ok(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
@@ -87,7 +89,9 @@ extension FeedsAPIImplementation {
             let (store, logger, id) = (store, request.logger, input.path.id)
             attachments = try await uploads.linker.link(
                 try given.map { try recode($0) }, principal: request.principal,
-                held: { Set(try await store.comment(id: id, by: .server, logger: logger)?.attachments.compactMap(\.objectKey) ?? []) },
+                held: {
+                    Set(try await store.comment(id: id, by: .server, ownFieldsOf: nil, logger: logger)?.attachments.compactMap(\.objectKey) ?? [])
+                },
                 field: "attachments", logger: logger)
         }
         let change = try CommentChange(
@@ -110,10 +114,11 @@ extension FeedsAPIImplementation {
 
     func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
         let request = try request
-        let query = try CommentThreadQuery(
+        var query = try CommentThreadQuery(
             root: .activity(input.query.objectId), sort: input.query.sort?.rawValue, depth: input.query.depth.map(Int.init),
             repliesLimit: input.query.repliesLimit.map(Int.init), limit: input.query.limit.map(Int.init), next: input.query.next,
             prev: input.query.prev)
+        query.ownFieldsOf = try request.principal.actingUser(requested: input.query.userId)
         let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)
         return .ok(
             .init(
@@ -125,10 +130,11 @@ extension FeedsAPIImplementation {
 
     func getCommentReplies(_ input: Operations.GetCommentReplies.Input) async throws -> Operations.GetCommentReplies.Output {
         let request = try request
-        let query = try CommentThreadQuery(
+        var query = try CommentThreadQuery(
             root: .comment(input.path.id), sort: input.query.sort?.rawValue, depth: input.query.depth.map(Int.init),
             repliesLimit: input.query.repliesLimit.map(Int.init), limit: input.query.limit.map(Int.init), next: input.query.next,
             prev: input.query.prev)
+        query.ownFieldsOf = try request.principal.actingUser(requested: input.query.userId)
         let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)
         return .ok(
             .init(
@@ -141,7 +147,7 @@ extension FeedsAPIImplementation {
     // MARK: - Parts
 
     /// Comments as the wire shows them, with the users they mention read in one query.
-    private func wire(_ comments: [Comment], _ request: AuthenticatedRequest) async throws -> [Components.Schemas.CommentResponse] {
+    func wire(_ comments: [Comment], _ request: AuthenticatedRequest) async throws -> [Components.Schemas.CommentResponse] {
         let mentioned = try await mentionedUsers(comments, request)
         return try comments.map { try Wire.comment($0, urls: uploads.urls, mentioned: mentioned) }
     }

@@ -57,6 +57,60 @@ extension FeedsAPIImplementation {
                         reactions: try found.reactions.map(Wire.reaction)))))
     }
 
+    func addCommentReaction(_ input: Operations.AddCommentReaction.Input) async throws -> Operations.AddCommentReaction.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        if body.targetFeeds?.isEmpty == false {
+            throw FeedsError.input("sharing a reaction to target_feeds is not supported", field: "target_feeds")
+        }
+        if body.createNotificationActivity == true {
+            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
+        }
+        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
+        let reaction = try ReactionInput(
+            type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
+            enforceUnique: body.enforceUnique)
+        let (stored, comment) = try await store.addCommentReaction(
+            reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(comment: try await wire([comment], request)[0], duration: request.duration, reaction: try Wire.reaction(stored)))))
+    }
+
+    func deleteCommentReaction(_ input: Operations.DeleteCommentReaction.Input) async throws
+        -> Operations.DeleteCommentReaction.Output
+    {
+        let request = try request
+        let user = try Self.actingUser(request, input.query.userId)
+        let type = try ReactionInput.checkedType(input.path._type, field: "type")
+        let (removed, comment) = try await store.deleteCommentReaction(
+            type: type, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(comment: try await wire([comment], request)[0], duration: request.duration, reaction: try Wire.reaction(removed)))))
+    }
+
+    func queryCommentReactions(_ input: Operations.QueryCommentReactions.Input) async throws
+        -> Operations.QueryCommentReactions.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let page = try KeysetPage(
+            sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) }, limit: body.limit.map(Int.init),
+            next: body.next, prev: body.prev, kind: ReactionQuery.cursorKind, keyCount: 2, what: "reactions")
+        let query = try ReactionQuery(
+            activityID: "", commentID: input.path.id, filter: try body.filter.map { try recode($0) }, page: page)
+        let found = try await store.queryReactions(query, by: request.principal, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        duration: request.duration, next: found.next?.token(kind: ReactionQuery.cursorKind),
+                        reactions: try found.reactions.map(Wire.reaction)))))
+    }
+
     /// The user a request acts as: the token's user, or the one the server names.
     static func actingUser(_ request: AuthenticatedRequest, _ requested: String?) throws -> String {
         guard let user = try request.principal.actingUser(requested: requested) else {

@@ -7,6 +7,7 @@ extension Wire {
     static func reaction(_ reaction: Reaction) throws -> Components.Schemas.FeedsReactionResponse {
         Components.Schemas.FeedsReactionResponse(
             activityId: reaction.activityID,
+            commentId: reaction.commentID,
             createdAt: WireTime.nanoseconds(reaction.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(reaction.custom)),
             _type: reaction.type,

@@ -5,7 +5,9 @@ import PostgresNIO
 /// The columns every comment read selects (`c` the comment, `u` its author), and the comment they
 /// make. Attachments come as an activity's do; the last column is the exact microsecond time.
 enum CommentRow {
-    static let columns = """
+    /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own reactions are asked for.
+    static func columns(own: String?) -> String {
+        """
         c.id, c.activity_id, c.parent_id, c.depth, c.text, c.custom::text, c.mentioned_user_ids, c.reply_count,
         c.created_at, c.updated_at, c.edited_at, c.deleted_at,
         COALESCE((
@@ -14,8 +16,13 @@ enum CommentRow {
             WHERE t.comment_id = c.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
         ), '[]')::text,
         \(UserRow.columns(alias: "u")),
+        c.reaction_count, c.reaction_groups::text,
+        \(EngagementColumns.latestReactions(of: .comments)),
+        \(EngagementColumns.ownReactions(of: .comments, own: own)),
         (extract(epoch FROM c.created_at) * 1000000)::int8
         """
+    }
+
     static let from = "FROM comments c JOIN users u ON u.id = c.user_id"
 
     struct Decoded {
@@ -38,10 +45,15 @@ enum CommentRow {
         let edited: Date? = try columns.next(), deleted: Date? = try columns.next()
         let attachments = try ActivityRow.attachments(try columns.next())
         let user = try UserRow.user(&columns)
-        let comment = Comment(
+        var comment = Comment(
             id: id, activityID: activityID, parentID: parentID, depth: Int(depth), user: user, text: text, custom: custom,
             mentionedUserIDs: mentions, attachments: attachments, replyCount: Int(replies), createdAt: created,
             updatedAt: updated, editedAt: edited, deletedAt: deleted)
+        let reactionCount: Int32 = try columns.next()
+        comment.reactionCount = Int(reactionCount)
+        comment.reactionGroups = try EngagementColumns.reactionGroups(try columns.next())
+        comment.latestReactions = try EngagementColumns.reactions(try columns.next(), activityID: activityID, commentID: id)
+        comment.ownReactions = try EngagementColumns.reactions(try columns.next(), activityID: activityID, commentID: id)
         return Decoded(comment: comment, micros: try columns.next())
     }
 

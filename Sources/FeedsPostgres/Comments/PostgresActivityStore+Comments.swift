@@ -30,7 +30,7 @@ extension PostgresActivityStore {
                             \(JSONText.encode(draft.custom))::jsonb, \(draft.mentionedUserIDs))
                     """, logger: logger)
                 try await Self.insertAttachments(draft.attachments, commentID: draft.id, on: connection, logger: logger)
-                guard let comment = try await Self.comment(draft.id, on: connection, logger: logger) else {
+                guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger) else {
                     throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
                 }
                 return comment
@@ -40,14 +40,18 @@ extension PostgresActivityStore {
         }
     }
 
-    public func comment(id: String, by principal: Principal, logger: Logger) async throws -> Comment? {
-        let rows = try await client.query(
+    public func comment(id: String, by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> Comment? {
+        var bind = SQLBinds()
+        let own = try user.map { try bind($0) }
+        var sql = """
+            SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
+            WHERE c.id = \(try bind(id)) AND c.deleted_at IS NULL AND a.deleted_at IS NULL
             """
-            SELECT \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from) JOIN activities a ON a.id = c.activity_id
-            WHERE c.id = \(id) AND c.deleted_at IS NULL AND a.deleted_at IS NULL
-              AND (\(principal.userID)::text IS NULL OR a.visibility = 'public' OR a.user_id = \(principal.userID))
-            """, logger: logger)
-        return try await CommentRow.comments(rows).first?.comment
+        if let reader = principal.userID {
+            let me = try bind(reader)
+            sql += " AND (a.visibility = 'public' OR a.user_id = \(me))"
+        }
+        return try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger)).first?.comment
     }
 
     public func updateComment(
@@ -56,7 +60,7 @@ extension PostgresActivityStore {
         try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                SELECT \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from)
+                SELECT \(unescaped: CommentRow.columns(own: nil)) \(unescaped: CommentRow.from)
                 WHERE c.id = \(id) AND c.deleted_at IS NULL FOR UPDATE OF c
                 """, logger: logger)
             guard let current = try await CommentRow.comments(rows).first?.comment else {
@@ -80,7 +84,7 @@ extension PostgresActivityStore {
                 try await Self.insertAttachments(attachments, commentID: id, on: connection, logger: logger)
                 try await Self.release(held, on: connection, logger: logger)
             }
-            guard let comment = try await Self.comment(id, on: connection, logger: logger) else {
+            guard let comment = try await Self.comment(id, ownFieldsOf: userID ?? principal.userID, on: connection, logger: logger) else {
                 throw FeedsError.notFound("comment \(id) does not exist")
             }
             return comment
@@ -93,7 +97,8 @@ extension PostgresActivityStore {
         let comment: Comment = try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                SELECT a.user_id, \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from) JOIN activities a ON a.id = c.activity_id
+                SELECT a.user_id, \(unescaped: CommentRow.columns(own: nil)) \(unescaped: CommentRow.from)
+                JOIN activities a ON a.id = c.activity_id
                 WHERE c.id = \(id) AND (c.deleted_at IS NULL OR \(hard)) FOR UPDATE OF c
                 """, logger: logger)
             var found: (comment: Comment, activityOwner: String)?
@@ -134,13 +139,14 @@ extension PostgresActivityStore {
 
     public func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage {
         var bind = SQLBinds()
-        var sql = "SELECT \(CommentRow.columns) \(CommentRow.from) WHERE c.deleted_at IS NULL"
+        let own = try query.ownFieldsOf.map { try bind($0) }
+        var sql = "SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) WHERE c.deleted_at IS NULL"
         switch query.root {
         case .activity(let id):
             try await readable(id, principal: principal, logger: logger)
             sql += " AND c.activity_id = \(try bind(id)) AND c.parent_id IS NULL"
         case .comment(let id):
-            guard try await comment(id: id, by: principal, logger: logger) != nil else {
+            guard try await comment(id: id, by: principal, ownFieldsOf: nil, logger: logger) != nil else {
                 throw FeedsError.notFound("comment \(id) does not exist")
             }
             sql += " AND c.parent_id = \(try bind(id))"
@@ -178,14 +184,16 @@ extension PostgresActivityStore {
         guard levels > 0, query.repliesLimit > 0, !parents.isEmpty else {
             return comments.map { CommentThread(comment: $0, depthTruncated: $0.replyCount > 0) }
         }
-        let rows = try await client.query(
-            """
-            SELECT \(unescaped: CommentRow.columns) FROM (
-                SELECT c.*, row_number() OVER (PARTITION BY c.parent_id ORDER BY \(unescaped: Self.order(query.sort))) AS n
-                FROM comments c WHERE c.parent_id = ANY(\(parents)) AND c.deleted_at IS NULL
+        var bind = SQLBinds()
+        let own = try query.ownFieldsOf.map { try bind($0) }
+        let sql = """
+            SELECT \(CommentRow.columns(own: own)) FROM (
+                SELECT c.*, row_number() OVER (PARTITION BY c.parent_id ORDER BY \(Self.order(query.sort))) AS n
+                FROM comments c WHERE c.parent_id = ANY(\(try bind(parents))) AND c.deleted_at IS NULL
             ) c JOIN users u ON u.id = c.user_id
-            WHERE c.n <= \(query.repliesLimit + 1) ORDER BY c.parent_id, c.n
-            """, logger: logger)
+            WHERE c.n <= \(try bind(query.repliesLimit + 1)) ORDER BY c.parent_id, c.n
+            """
+        let rows = try await client.query(bind.query(sql), logger: logger)
         let found = try await CommentRow.comments(rows).map(\.comment)
         let nested = try await replies(
             to: found, levels: levels - 1, query: query, logger: logger)
@@ -245,10 +253,14 @@ extension PostgresActivityStore {
         throw FeedsError.notFound("activity \(activityID) does not exist")
     }
 
-    private static func comment(_ id: String, on connection: PostgresConnection, logger: Logger) async throws -> Comment? {
-        let rows = try await connection.query(
-            "SELECT \(unescaped: CommentRow.columns) \(unescaped: CommentRow.from) WHERE c.id = \(id)", logger: logger)
-        return try await CommentRow.comments(rows).first?.comment
+    /// A comment as it is, with `user`'s own reactions.
+    static func comment(_ id: String, ownFieldsOf user: String?, on connection: PostgresConnection, logger: Logger)
+        async throws -> Comment?
+    {
+        var bind = SQLBinds()
+        let own = try user.map { try bind($0) }
+        let sql = "SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) WHERE c.id = \(try bind(id))"
+        return try await CommentRow.comments(try await connection.query(bind.query(sql), logger: logger)).first?.comment
     }
 
     private static func insertAttachments(

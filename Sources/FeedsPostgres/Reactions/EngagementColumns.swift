@@ -8,17 +8,6 @@ import Foundation
 enum EngagementColumns {
     /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own fields are asked for.
     static func sql(own: String?) -> String {
-        let ownReactions =
-            own.map {
-                """
-                CASE WHEN a.reaction_count > 0 THEN (
-                    SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
-                        \(user("ru"))) ORDER BY r.created_at DESC, r.type DESC)
-                    FROM activity_reactions r JOIN users ru ON ru.id = r.user_id
-                    WHERE r.activity_id = a.id AND r.user_id = \($0)
-                )::text END
-                """
-            } ?? "NULL::text"
         let ownBookmarks =
             own.map {
                 """
@@ -33,17 +22,47 @@ enum EngagementColumns {
             } ?? "NULL::text"
         return """
             a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
-            CASE WHEN a.reaction_count > 0 THEN (
-                SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
-                    \(user("ru"))) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
-                FROM (
-                    SELECT * FROM activity_reactions WHERE activity_id = a.id
-                    ORDER BY created_at DESC, user_id DESC, type DESC LIMIT \(ActivityEngagement.latestLimit)
-                ) r JOIN users ru ON ru.id = r.user_id
-            )::text END,
-            \(ownReactions),
+            \(latestReactions(of: .activities)),
+            \(ownReactions(of: .activities, own: own)),
             \(ownBookmarks)
             """
+    }
+
+    /// Where the reactions of activities (`a`) and of comments (`c`) are.
+    enum Reacted {
+        case activities, comments
+
+        var alias: String { self == .activities ? "a" : "c" }
+        var table: String { self == .activities ? "activity_reactions" : "comment_reactions" }
+        var key: String { self == .activities ? "activity_id" : "comment_id" }
+    }
+
+    /// The newest reactions to the row, as JSON; run only when it has any.
+    static func latestReactions(of reacted: Reacted) -> String {
+        """
+        CASE WHEN \(reacted.alias).reaction_count > 0 THEN (
+            SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
+                \(user("ru"))) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
+            FROM (
+                SELECT * FROM \(reacted.table) WHERE \(reacted.key) = \(reacted.alias).id
+                ORDER BY created_at DESC, user_id DESC, type DESC LIMIT \(ActivityEngagement.latestLimit)
+            ) r JOIN users ru ON ru.id = r.user_id
+        )::text END
+        """
+    }
+
+    /// The reader's reactions to the row, as JSON; run only when it has any.
+    static func ownReactions(of reacted: Reacted, own: String?) -> String {
+        own.map {
+            """
+            CASE WHEN \(reacted.alias).reaction_count > 0 THEN (
+                SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
+                    \(user("ru"))) ORDER BY r.created_at DESC, r.type DESC)
+                FROM \(reacted.table) r JOIN users ru ON ru.id = r.user_id
+                WHERE r.\(reacted.key) = \(reacted.alias).id AND r.user_id = \($0)
+            )::text END
+            """
+        } ?? "NULL::text"
     }
 
     /// The user `alias` as a JSON array, in `UserRow.columns`' order with times in microseconds.
@@ -61,13 +80,7 @@ enum EngagementColumns {
         var engagement = ActivityEngagement()
         let reactionCount: Int32 = try columns.next()
         engagement.reactionCount = Int(reactionCount)
-        for (type, group) in try JSONText.object(try columns.next()) {
-            guard case .object(let fields) = group, let count = fields["count"]?.int, let first = fields["first"]?.int,
-                let last = fields["last"]?.int
-            else { throw JSONParseError(offset: 0, problem: "a reaction group without count, first and last") }
-            engagement.reactionGroups[type] = ReactionGroup(
-                count: Int(count), firstReactionAt: date(micros: first), lastReactionAt: date(micros: last))
-        }
+        engagement.reactionGroups = try reactionGroups(try columns.next())
         let bookmarkCount: Int32 = try columns.next(), commentCount: Int32 = try columns.next()
         engagement.bookmarkCount = Int(bookmarkCount)
         engagement.commentCount = Int(commentCount)
@@ -77,15 +90,27 @@ enum EngagementColumns {
         return engagement
     }
 
+    /// Reaction groups from their JSON column: `{type: {"count", "first", "last"}}`, times in µs.
+    static func reactionGroups(_ text: String) throws -> [String: ReactionGroup] {
+        var groups: [String: ReactionGroup] = [:]
+        for (type, group) in try JSONText.object(text) {
+            guard case .object(let fields) = group, let count = fields["count"]?.int, let first = fields["first"]?.int,
+                let last = fields["last"]?.int
+            else { throw JSONParseError(offset: 0, problem: "a reaction group without count, first and last") }
+            groups[type] = ReactionGroup(count: Int(count), firstReactionAt: date(micros: first), lastReactionAt: date(micros: last))
+        }
+        return groups
+    }
+
     /// Reactions from the JSON of `json_build_array(type, custom, created, updated, user)` rows.
-    static func reactions(_ text: String?, activityID: String) throws -> [Reaction] {
+    static func reactions(_ text: String?, activityID: String, commentID: String? = nil) throws -> [Reaction] {
         try arrays(text).map { row in
             guard row.count == 5, case .string(let type) = row[0], case .object(let custom) = row[1],
                 let created = row[2].int, let updated = row[3].int
             else { throw JSONParseError(offset: 0, problem: "a reaction row of another shape") }
             return Reaction(
-                activityID: activityID, type: type, user: try user(row[4]), custom: custom, createdAt: date(micros: created),
-                updatedAt: date(micros: updated))
+                activityID: activityID, commentID: commentID, type: type, user: try user(row[4]), custom: custom,
+                createdAt: date(micros: created), updatedAt: date(micros: updated))
         }
     }
 

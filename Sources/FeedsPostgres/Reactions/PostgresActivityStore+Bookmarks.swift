@@ -30,6 +30,14 @@ extension PostgresActivityStore {
         try await readable(activityID, principal: principal, logger: logger)
         let current = folderID ?? ""
         let moved: String? = try await client.transaction(logger: logger) { connection in
+            // The bookmark first: a missing one is 404 before any folder is made for it.
+            let found = try await connection.query(
+                """
+                SELECT 1 FROM bookmarks
+                WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(folder_id, '') = \(current) FOR UPDATE
+                """, logger: logger
+            ).collect()
+            guard !found.isEmpty else { throw Self.noBookmark(activityID, userID, folderID) }
             var target = folderID
             if let move { target = try await Self.folder(move, of: userID, on: connection, logger: logger) }
             do {

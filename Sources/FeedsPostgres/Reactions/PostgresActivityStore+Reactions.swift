@@ -7,7 +7,8 @@ extension PostgresActivityStore {
     public func addReaction(
         _ input: ReactionInput, activityID: String, userID: String, by principal: Principal, logger: Logger
     ) async throws -> (reaction: Reaction, activity: Activity) {
-        let insert = InsertReaction(activityID: activityID, userID: userID, input: input, reader: principal.userID)
+        let insert = InsertReaction<ActivityReactions>(
+            objectID: activityID, activityID: activityID, userID: userID, input: input, reader: principal.userID)
         let stored = try await client.committed(logger: logger) { connection in
             var stored: Reaction?
             for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
@@ -21,36 +22,50 @@ extension PostgresActivityStore {
         type: String, activityID: String, userID: String, by principal: Principal, logger: Logger
     ) async throws -> (reaction: Reaction, activity: Activity) {
         try await readable(activityID, principal: principal, logger: logger)
-        let removed: Reaction? = try await client.committed(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                WITH removed AS (
-                    DELETE FROM activity_reactions WHERE activity_id = \(activityID) AND user_id = \(userID) AND type = \(type)
-                    RETURNING type, custom::text, created_at, updated_at, user_id
-                )
-                SELECT removed.type, removed.custom, removed.created_at, removed.updated_at,
-                    \(unescaped: UserRow.columns(alias: "u"))
-                FROM removed JOIN users u ON u.id = removed.user_id
-                """, logger: logger)
-            for try await row in rows {
-                var columns = RowReader(row)
-                return try ReactionRow.reaction(&columns, activityID: activityID)
-            }
-            return nil
-        }
-        guard let removed else {
-            throw FeedsError.notFound("\(userID) has no \(type) reaction to activity \(activityID)")
-        }
+        let removed = try await removeReaction(
+            ActivityReactions.self, type: type, objectID: activityID, activityID: activityID, userID: userID, logger: logger)
         return (removed, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
     }
 
+    public func addCommentReaction(
+        _ input: ReactionInput, commentID: String, userID: String, by principal: Principal, logger: Logger
+    ) async throws -> (reaction: Reaction, comment: Comment) {
+        let comment = try await readableComment(commentID, principal: principal, logger: logger)
+        let insert = InsertReaction<CommentReactions>(
+            objectID: commentID, activityID: comment.activityID, userID: userID, input: input, reader: principal.userID)
+        let stored = try await client.committed(logger: logger) { connection in
+            var stored: Reaction?
+            for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
+            return stored
+        }
+        guard let stored else { throw FeedsError.notFound("comment \(commentID) does not exist") }
+        return (stored, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
+    public func deleteCommentReaction(
+        type: String, commentID: String, userID: String, by principal: Principal, logger: Logger
+    ) async throws -> (reaction: Reaction, comment: Comment) {
+        let comment = try await readableComment(commentID, principal: principal, logger: logger)
+        let removed = try await removeReaction(
+            CommentReactions.self, type: type, objectID: commentID, activityID: comment.activityID, userID: userID, logger: logger)
+        return (removed, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
     public func queryReactions(_ query: ReactionQuery, by principal: Principal, logger: Logger) async throws -> ReactionPage {
-        try await readable(query.activityID, principal: principal, logger: logger)
+        var activityID = query.activityID
+        let (table, key, objectID): (String, String, String)
+        if let commentID = query.commentID {
+            activityID = try await readableComment(commentID, principal: principal, logger: logger).activityID
+            (table, key, objectID) = (CommentReactions.table, CommentReactions.key, commentID)
+        } else {
+            try await readable(query.activityID, principal: principal, logger: logger)
+            (table, key, objectID) = (ActivityReactions.table, ActivityReactions.key, query.activityID)
+        }
         var bind = SQLBinds()
         var sql = """
             SELECT \(EngagementColumns.micros("r.created_at")), r.user_id, r.type, r.custom::text, r.created_at, r.updated_at,
                 \(UserRow.columns(alias: "u"))
-            FROM activity_reactions r JOIN users u ON u.id = r.user_id WHERE r.activity_id = \(try bind(query.activityID))
+            FROM \(table) r JOIN users u ON u.id = r.user_id WHERE r.\(key) = \(try bind(objectID))
             """
         if let types = query.types { sql += " AND r.type = ANY(\(try bind(types)))" }
         if let users = query.userIDs { sql += " AND r.user_id = ANY(\(try bind(users)))" }
@@ -65,7 +80,7 @@ extension PostgresActivityStore {
         for try await row in try await client.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
             let micros: Int64 = try columns.next(), user: String = try columns.next()
-            rows.append((micros, user, try ReactionRow.reaction(&columns, activityID: query.activityID)))
+            rows.append((micros, user, try ReactionRow.reaction(&columns, activityID: activityID, commentID: query.commentID)))
         }
         let more = rows.count > query.page.limit
         if more { rows.removeLast() }
@@ -76,6 +91,43 @@ extension PostgresActivityStore {
     }
 
     // MARK: - Parts
+
+    /// Removes `userID`'s reaction of `type` from the object; not found when there is none.
+    private func removeReaction<Target: ReactionTable>(
+        _: Target.Type, type: String, objectID: String, activityID: String, userID: String, logger: Logger
+    ) async throws -> Reaction {
+        let removed: Reaction? = try await client.committed(logger: logger) { connection in
+            var bind = SQLBinds()
+            let sql = """
+                WITH removed AS (
+                    DELETE FROM \(Target.table)
+                    WHERE \(Target.key) = \(try bind(objectID)) AND user_id = \(try bind(userID)) AND type = \(try bind(type))
+                    RETURNING type, custom::text, created_at, updated_at, user_id
+                )
+                SELECT removed.type, removed.custom, removed.created_at, removed.updated_at, \(UserRow.columns(alias: "u"))
+                FROM removed JOIN users u ON u.id = removed.user_id
+                """
+            for try await row in try await connection.query(bind.query(sql), logger: logger) {
+                var columns = RowReader(row)
+                return try ReactionRow.reaction(&columns, activityID: activityID, commentID: Target.isComment ? objectID : nil)
+            }
+            return nil
+        }
+        guard let removed else {
+            throw FeedsError.notFound("\(userID) has no \(type) reaction to \(Target.isComment ? "comment" : "activity") \(objectID)")
+        }
+        return removed
+    }
+
+    /// A live comment on an activity `principal` may read, with `ownFieldsOf`'s reactions; else not found.
+    private func readableComment(_ id: String, principal: Principal, ownFieldsOf user: String? = nil, logger: Logger) async throws
+        -> Comment
+    {
+        guard let comment = try await comment(id: id, by: principal, ownFieldsOf: user, logger: logger) else {
+            throw FeedsError.notFound("comment \(id) does not exist")
+        }
+        return comment
+    }
 
     /// The activity as `principal` reads it, with `ownFieldsOf`'s own reactions and bookmarks.
     func activity(_ id: String, principal: Principal, ownFieldsOf user: String, logger: Logger) async throws -> Activity {

@@ -2,37 +2,39 @@ import FeedsCore
 import Foundation
 import PostgresNIO
 
-/// AddActivityReaction's write, one statement: the user (if new), the removal of the user's other
-/// reactions to the activity (`enforce_unique`), and the reaction, stored once per user and type
-/// (again: its custom data replaced). Nothing is written, and no row comes back, when the
-/// activity is deleted, missing, or not the reader's to see. The trigger on `activity_reactions`
-/// keeps the activity's counts. Prepared once per connection.
-struct InsertReaction: PostgresPreparedStatement {
+/// AddActivityReaction's and AddCommentReaction's write, one statement: the user (if new), the
+/// removal of the user's other reactions to the object (`enforce_unique`), and the reaction,
+/// stored once per user and type (again: its custom data replaced). Nothing is written, and no
+/// row comes back, when the object is deleted, missing, or not the reader's to see. The trigger
+/// on the reactions table keeps the object's counts. Prepared once per connection.
+struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
     typealias Row = Reaction
 
-    static let name = "InsertReaction"
+    static var name: String { Target.insertName }
 
-    static let sql = """
+    static var sql: String {
+        """
         WITH new_user AS (
             INSERT INTO users (id) VALUES ($2) ON CONFLICT (id) DO NOTHING RETURNING \(UserRow.columns)
         ), reactor AS (
             SELECT \(UserRow.columns) FROM new_user UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $2
         ), target AS (
-            SELECT a.id FROM activities a
-            WHERE a.id = $1 AND a.deleted_at IS NULL AND ($5::text IS NULL OR a.visibility = 'public' OR a.user_id = $5)
+            \(Target.target)
         ), others AS (
-            DELETE FROM activity_reactions r USING target
-            WHERE $6 AND r.activity_id = target.id AND r.user_id = $2 AND r.type <> $3
+            DELETE FROM \(Target.table) r USING target
+            WHERE $6 AND r.\(Target.key) = target.id AND r.user_id = $2 AND r.type <> $3
         ), stored AS (
-            INSERT INTO activity_reactions (activity_id, user_id, type, custom)
+            INSERT INTO \(Target.table) (\(Target.key), user_id, type, custom)
             SELECT target.id, $2, $3, $4::jsonb FROM target
-            ON CONFLICT (activity_id, user_id, type) DO UPDATE SET custom = EXCLUDED.custom,
-                updated_at = CASE WHEN activity_reactions.custom = EXCLUDED.custom THEN activity_reactions.updated_at ELSE now() END
+            ON CONFLICT (\(Target.key), user_id, type) DO UPDATE SET custom = EXCLUDED.custom,
+                updated_at = CASE WHEN \(Target.table).custom = EXCLUDED.custom THEN \(Target.table).updated_at ELSE now() END
             RETURNING type, custom::text, created_at, updated_at
         )
         SELECT stored.*, reactor.* FROM stored, reactor LIMIT 1
         """
+    }
 
+    let objectID: String
     let activityID: String
     let userID: String
     let input: ReactionInput
@@ -41,7 +43,7 @@ struct InsertReaction: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 6)
-        bindings.append(activityID)
+        bindings.append(objectID)
         bindings.append(userID)
         bindings.append(input.type)
         bindings.append(JSONText.encode(input.custom))
@@ -52,18 +54,51 @@ struct InsertReaction: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Reaction {
         var columns = RowReader(row)
-        return try ReactionRow.reaction(&columns, activityID: activityID)
+        return try ReactionRow.reaction(&columns, activityID: activityID, commentID: Target.isComment ? objectID : nil)
     }
+}
+
+/// Where one kind of object's reactions are, and which of those objects a reader may react to ($1
+/// the object, $5 the reader or NULL for the server).
+protocol ReactionTable {
+    static var insertName: String { get }
+    static var table: String { get }
+    static var key: String { get }
+    static var target: String { get }
+    static var isComment: Bool { get }
+}
+
+enum ActivityReactions: ReactionTable {
+    static let insertName = "InsertReaction"
+    static let table = "activity_reactions"
+    static let key = "activity_id"
+    static let target = """
+        SELECT a.id FROM activities a
+            WHERE a.id = $1 AND a.deleted_at IS NULL AND ($5::text IS NULL OR a.visibility = 'public' OR a.user_id = $5)
+        """
+    static let isComment = false
+}
+
+enum CommentReactions: ReactionTable {
+    static let insertName = "InsertCommentReaction"
+    static let table = "comment_reactions"
+    static let key = "comment_id"
+    static let target = """
+        SELECT c.id FROM comments c JOIN activities a ON a.id = c.activity_id
+            WHERE c.id = $1 AND c.deleted_at IS NULL AND a.deleted_at IS NULL
+              AND ($5::text IS NULL OR a.visibility = 'public' OR a.user_id = $5)
+        """
+    static let isComment = true
 }
 
 /// A reaction in the columns `type, custom::text, created_at, updated_at` and its user's.
 enum ReactionRow {
-    static func reaction(_ columns: inout RowReader, activityID: String) throws -> Reaction {
+    static func reaction(_ columns: inout RowReader, activityID: String, commentID: String? = nil) throws -> Reaction {
         let type: String = try columns.next()
         let custom = try JSONText.object(try columns.next())
         let created: Date = try columns.next(), updated: Date = try columns.next()
         return Reaction(
-            activityID: activityID, type: type, user: try UserRow.user(&columns), custom: custom, createdAt: created,
-            updatedAt: updated)
+            activityID: activityID, commentID: commentID, type: type, user: try UserRow.user(&columns), custom: custom,
+            createdAt: created, updatedAt: updated)
     }
 }

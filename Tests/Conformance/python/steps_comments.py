@@ -1,4 +1,4 @@
-"""Steps: comments (add, reply, thread, replies, get, update, delete) and comment_count."""
+"""Steps: comments (add, reply, thread, replies, get, update, delete), comment_count, and reactions to comments."""
 
 from support import check_decoded, expect_equal, step
 
@@ -22,6 +22,21 @@ def comments_thread(run):
     expect_equal([r.id for r in replies.comments], [reply.comment.id], "get_comment_replies")
     activity = run.client.feeds.get_activity(note).data.activity
     expect_equal(activity.comment_count, 2, "comment_count")
+
+
+@step
+def comment_reactions(run):
+    top, _ = run.comments
+    added = run.client.feeds.add_comment_reaction(top, type="like", user_id=run.bob).data
+    check_decoded(added)
+    expect_equal((added.reaction.comment_id, added.comment.reaction_count), (top, 1), "comment_id, reaction_count")
+    expect_equal([r.type for r in added.comment.own_reactions], ["like"], "bob's own reactions on the comment")
+    found = run.client.feeds.query_comment_reactions(top, filter={"reaction_type": "like"}).data
+    check_decoded(found)
+    expect_equal([r.user.id for r in found.reactions], [run.bob], "who liked the comment")
+    removed = run.client.feeds.delete_comment_reaction(top, "like", user_id=run.bob).data
+    check_decoded(removed)
+    expect_equal(removed.comment.reaction_count, 0, "reaction_count after delete_comment_reaction")
 
 
 @step
