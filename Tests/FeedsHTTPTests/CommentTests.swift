@@ -188,6 +188,40 @@ import Testing
         }
     }
 
+    @Test func queryCommentsFiltersAndShowsOnlyReadableOnes() async throws {
+        try await TestServer.run { server in
+            let open = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let hidden = try #require(try await server.addActivity(as: "alice", extra: #""visibility":"private""#)["id"].string)
+            var bobs: [String] = []
+            for index in 0..<5 { bobs.append(try #require(try await server.comment(on: open, "b\(index)", as: "bob").body["comment"]["id"].string)) }
+            #expect(try await server.comment(on: open, "c", as: "carl").status == 201)
+            #expect(try await server.comment(on: hidden, "mine", as: "alice").status == 201)
+            var seen: [String] = []
+            var next: String?
+            repeat {
+                let cursor = next.map { #","next":"\#($0)""# } ?? ""
+                let page = try await server.api(
+                    .POST, "/feeds/comments/query", as: "carl", json: #"{"filter":{"user_id":"bob"},"sort":"last","limit":2\#(cursor)}"#)
+                #expect(page.status == 201, "\(page.text)")
+                seen += page.body["comments"].array.compactMap { $0["id"].string }
+                next = page.body["next"].string
+            } while next != nil
+            #expect(seen == bobs.reversed())
+            // The comments of a private activity are its readers' only.
+            let all = try await server.api(.POST, "/feeds/comments/query", as: "mallory", json: #"{"filter":{"user_id":"alice"}}"#)
+            #expect(all.body["comments"].array.isEmpty, "\(all.text)")
+            let own = try await server.api(.POST, "/feeds/comments/query", as: "alice", json: #"{"filter":{"user_id":"alice"}}"#)
+            #expect(own.body["comments"].array.count == 1)
+            let onOpen = try await server.api(
+                .POST, "/feeds/comments/query", as: "bob", json: #"{"filter":{"object_id":"\#(open)","object_type":"activity"}}"#)
+            #expect(onOpen.body["comments"].array.count == 6)
+            expectAPIError(try await server.api(.POST, "/feeds/comments/query", as: "bob", json: #"{"filter":{}}"#), status: 400, code: 4, field: "filter")
+            expectAPIError(
+                try await server.api(.POST, "/feeds/comments/query", as: "bob", json: #"{"filter":{"comment_text":{"$q":"b"}}}"#), status: 400,
+                code: 4)
+        }
+    }
+
     @Test func hostileCommentsAreRefusedAndWriteNothing() async throws {
         try await TestServer.run { server in
             let hidden = try #require(try await server.addActivity(as: "alice", extra: #""visibility":"private""#)["id"].string)

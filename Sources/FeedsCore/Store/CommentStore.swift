@@ -20,6 +20,10 @@ public protocol CommentStore: Sendable {
     func deleteComment(id: String, hard: Bool, by principal: Principal, logger: Logger) async throws
         -> (comment: Comment, activity: Activity)
 
+    /// A page of comments on activities `principal` may read, as `query` filters them.
+    func queryComments(_ query: CommentQuery, by principal: Principal, logger: Logger) async throws
+        -> (comments: [Comment], next: KeysetCursor?)
+
     /// A page of threads under an activity or a comment `principal` may read.
     func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage
 }

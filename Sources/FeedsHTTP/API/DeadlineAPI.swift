@@ -189,4 +189,8 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
     func queryCommentReactions(_ input: Operations.QueryCommentReactions.Input) async throws -> Operations.QueryCommentReactions.Output {
         try await bounded("QueryCommentReactions") { [base] in try await base.queryCommentReactions(input) }
     }
+
+    func queryComments(_ input: Operations.QueryComments.Input) async throws -> Operations.QueryComments.Output {
+        try await bounded("QueryComments") { [base] in try await base.queryComments(input) }
+    }
 }

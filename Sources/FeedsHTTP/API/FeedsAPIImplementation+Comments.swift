@@ -144,6 +144,22 @@ extension FeedsAPIImplementation {
                         next: page.next?.token(kind: CommentThreadQuery.cursorKind), sort: query.sort.rawValue))))
     }
 
+    func queryComments(_ input: Operations.QueryComments.Input) async throws -> Operations.QueryComments.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        var query = try CommentQuery(
+            filter: try recode(body.filter), sort: body.sort?.rawValue, limit: body.limit.map(Int.init), next: body.next,
+            prev: body.prev)
+        query.ownFieldsOf = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        let (comments, next) = try await store.queryComments(query, by: request.principal, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        comments: try await wire(comments, request), duration: request.duration,
+                        next: next?.token(kind: CommentThreadQuery.cursorKind)))))
+    }
+
     // MARK: - Parts
 
     /// Comments as the wire shows them, with the users they mention read in one query.

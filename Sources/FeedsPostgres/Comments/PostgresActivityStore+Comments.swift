@@ -151,29 +151,60 @@ extension PostgresActivityStore {
             }
             sql += " AND c.parent_id = \(try bind(id))"
         }
-        if let cursor = query.cursor {
+        let (page, next) = try await self.page(sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
+        let threads = try await replies(to: page, levels: query.depth, query: query, logger: logger)
+        return CommentPage(threads: threads, next: next)
+    }
+
+    public func queryComments(_ query: CommentQuery, by principal: Principal, logger: Logger) async throws
+        -> (comments: [Comment], next: KeysetCursor?)
+    {
+        var bind = SQLBinds()
+        let own = try query.ownFieldsOf.map { try bind($0) }
+        var sql = """
+            SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
+            WHERE c.deleted_at IS NULL AND a.deleted_at IS NULL
+            """
+        if let reader = principal.userID {
+            let me = try bind(reader)
+            sql += " AND (a.visibility = 'public' OR a.user_id = \(me))"
+        }
+        for (column, values) in [("c.id", query.ids), ("c.activity_id", query.activityIDs), ("c.parent_id", query.parentIDs),
+            ("c.user_id", query.userIDs)]
+        {
+            if let values { sql += " AND \(column) = ANY(\(try bind(values)))" }
+        }
+        for bound in query.createdAt { sql += " AND c.created_at \(bound.comparison) \(try bind.time(bound.date))" }
+        let (comments, next) = try await page(sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
+        return (comments, next)
+    }
+
+    // MARK: - Parts
+
+    /// The page of comments `sql` selects, in `sort`'s order after `cursor`, and the cursor to the next.
+    private func page(
+        _ sql: String, _ binds: SQLBinds, sort: CommentSort, limit: Int, cursor: KeysetCursor?, logger: Logger
+    ) async throws -> ([Comment], KeysetCursor?) {
+        var (sql, bind) = (sql, binds)
+        if let cursor {
             let time = try bind.time(microseconds: cursor.micros), last = try bind(cursor.keys[2])
-            switch query.sort {
+            switch sort {
             case .first: sql += " AND (c.created_at, c.id) > (\(time), \(last))"
             case .last: sql += " AND (c.created_at, c.id) < (\(time), \(last))"
             case .top: sql += " AND (c.reply_count, c.created_at, c.id) < (\(try bind(Int(cursor.keys[1]) ?? 0)), \(time), \(last))"
             }
         }
-        sql += " ORDER BY \(Self.order(query.sort)) LIMIT \(try bind(query.limit + 1))"
+        sql += " ORDER BY \(Self.order(sort)) LIMIT \(try bind(limit + 1))"
         var page = try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger))
-        let more = page.count > query.limit
+        let more = page.count > limit
         if more { page.removeLast() }
         let next = more
             ? page.last.map {
                 KeysetCursor(
-                    ascending: query.sort == .first, micros: $0.micros,
-                    keys: [query.sort.rawValue, String($0.comment.replyCount), $0.comment.id])
+                    ascending: sort == .first, micros: $0.micros, keys: [sort.rawValue, String($0.comment.replyCount), $0.comment.id])
             } : nil
-        let threads = try await replies(to: page.map(\.comment), levels: query.depth, query: query, logger: logger)
-        return CommentPage(threads: threads, next: next)
+        return (page.map(\.comment), next)
     }
-
-    // MARK: - Parts
 
     /// `comments` with their replies, `levels` deep: one statement per level, for all the
     /// comments of that level at once.

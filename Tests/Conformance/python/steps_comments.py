@@ -22,6 +22,9 @@ def comments_thread(run):
     expect_equal([r.id for r in replies.comments], [reply.comment.id], "get_comment_replies")
     activity = run.client.feeds.get_activity(note).data.activity
     expect_equal(activity.comment_count, 2, "comment_count")
+    queried = run.client.feeds.query_comments(filter={"user_id": run.bob}).data
+    check_decoded(queried)
+    expect_equal([c.id for c in queried.comments], [reply.comment.id], "bob's comments by query_comments")
 
 
 @step
