@@ -9,13 +9,21 @@ extension PostgresActivityStore {
     ) async throws -> (reaction: Reaction, activity: Activity) {
         let insert = InsertReaction<ActivityReactions>(
             objectID: activityID, activityID: activityID, userID: userID, input: input, reader: principal.userID)
-        let stored = try await client.committed(logger: logger) { connection in
+        // The activity is read back on the insert's connection: that read proves the insert
+        // committed, as `committed`'s round trip would.
+        var query = ActivityQuery(viewer: principal, limit: 1)
+        query.ids = [activityID]
+        query.ownFieldsOf = userID
+        let (stored, activity) = try await client.withConnection { connection in
             var stored: Reaction?
             for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
-            return stored
+            guard let stored else { throw FeedsError.notFound("activity \(activityID) does not exist") }
+            guard let activity = try await queryActivities(query, on: connection, logger: logger).activities.first else {
+                throw FeedsError.notFound("activity \(activityID) does not exist")
+            }
+            return (stored, activity)
         }
-        guard let stored else { throw FeedsError.notFound("activity \(activityID) does not exist") }
-        return (stored, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
+        return (stored, activity)
     }
 
     public func deleteReaction(

@@ -12,7 +12,24 @@ extension PostgresActivityStore {
         } else {
             for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
+        return Self.page(decoded, query)
+    }
 
+    /// The same read on `connection`: after a write on it, the read is also the proof that the
+    /// write committed (see `PostgresClient.committed`), one round trip instead of two.
+    func queryActivities(_ query: ActivityQuery, on connection: PostgresConnection, logger: Logger) async throws -> ActivityPage {
+        let built = try Self.sql(for: query)
+        var decoded: [ActivityRow.Decoded] = []
+        if let shape = preparedShapes.first(where: { $0.sql == built.sql }) {
+            decoded = try await shape.rows(of: built, on: connection, logger: logger)
+        } else {
+            for try await row in try await connection.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
+        }
+        return Self.page(decoded, query)
+    }
+
+    private static func page(_ rows: [ActivityRow.Decoded], _ query: ActivityQuery) -> ActivityPage {
+        var decoded = rows
         let hasMore = decoded.count > query.limit
         if hasMore { decoded.removeLast() }
         if query.cursor?.direction == .newer { decoded.reverse() }

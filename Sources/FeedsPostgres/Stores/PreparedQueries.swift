@@ -20,6 +20,15 @@ extension PreparedShape {
         for try await row in try await client.execute(Prepared<Self>(query), logger: logger) { rows.append(row) }
         return rows
     }
+
+    /// The same, on one connection.
+    static func rows(of query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
+        -> [ActivityRow.Decoded]
+    {
+        var rows: [ActivityRow.Decoded] = []
+        for try await row in try await connection.execute(Prepared<Self>(query), logger: logger) { rows.append(row) }
+        return rows
+    }
 }
 
 /// Every prepared shape, for `queryActivities` to match a query against.
