@@ -187,6 +187,30 @@ put_s=$(median5 "${put_times[@]}")
 rss_growth_mb=$(( (rss_after - rss_before) / 1024 ))
 echo "feeds: ${upload_times[*]} s, nginx PUT: ${put_times[*]} s; peak RSS +${rss_growth_mb} MB"
 
+echo "== a comment with a 1 MB photo (multipart) against an image upload of the same file (median of 9)"
+vips gaussnoise "$dir/photo.v" 1400 1000 --mean 128 --sigma 40
+vips cast "$dir/photo.v" "$dir/photo8.v" uchar
+vips copy "$dir/photo8.v" "$dir/photo.jpg[Q=95]"
+activity=$(curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" -H 'Content-Type: application/json' \
+  -d '{"type":"post","feeds":["user:bench"],"text":"comment on me"}' "$url/api/v2/feeds/activities?api_key=$key" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["activity"]["id"])')
+comment_times=() image_times=()
+for i in $(seq 1 9); do
+  read -r status time < <(curl -s -o "$dir/comment.json" -w '%{http_code} %{time_total}\n' -H 'Stream-Auth-Type: jwt' \
+    -H "Authorization: $token" -F "comment={\"object_id\":\"$activity\",\"comment\":\"look $i\",\"attachment_uploads\":[{\"type\":\"image\",\"file\":\"photo\"}]};type=application/json" \
+    -F "photo=@$dir/photo.jpg" "$url/api/v2/feeds/comments?api_key=$key")
+  [ "$status" = 201 ] || { cat "$dir/comment.json"; exit 1; }
+  comment_times+=("$time")
+  read -r status time < <(curl -s -o "$dir/image.json" -w '%{http_code} %{time_total}\n' -H 'Stream-Auth-Type: jwt' \
+    -H "Authorization: $token" -F "file=@$dir/photo.jpg" "$url/api/v2/uploads/image?api_key=$key")
+  [ "$status" = 201 ] || { cat "$dir/image.json"; exit 1; }
+  image_times+=("$time")
+done
+median9() { printf '%s\n' "$@" | sort -g | sed -n 5p; }
+comment_s=$(median9 "${comment_times[@]}")
+image_s=$(median9 "${image_times[@]}")
+echo "comment: ${comment_times[*]} s, image upload: ${image_times[*]} s (medians $comment_s, $image_s)"
+
 echo "== images: resize, cached variant, concurrent resizes"
 "$here/images.sh" "$bin" "$dir/images.json"
 
@@ -197,4 +221,5 @@ python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --reaction-pg-p99 "$reaction_pg_p99" \
   --create-pg-p99 "$create_pg_p99" --read-pg-p99 "$read_pg_p99" --timeline-pg-p99 "$timeline_pg_p99" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
+  --comment-photo "$comment_s" --image-upload "$image_s" \
   --load "$load_at_start" --postgres "$("$psql" -tA "$db" -c 'SHOW server_version')" --feeds-version "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
