@@ -86,6 +86,12 @@ import Testing
             let edited = try await server.api(.PATCH, "/feeds/comments/\(made)", as: "bob", json: #"{"comment":"edited","custom":{"k":1}}"#)
             #expect(edited.status == 200 && edited.body["comment"]["text"].string == "edited", "\(edited.text)")
             #expect(edited.body["comment"]["edited_at"].int != nil && edited.body["comment"]["custom"]["k"].int == 1)
+            // PUT replaces: the custom data not sent is cleared; with neither text nor files it is a 400.
+            let replaced = try await server.api(.PUT, "/feeds/comments/\(made)", as: "bob", json: #"{"comment":"replaced"}"#)
+            #expect(replaced.status == 200 && replaced.body["comment"]["text"].string == "replaced", "\(replaced.text)")
+            #expect(replaced.body["comment"]["custom"].object?.isEmpty == true)
+            expectAPIError(try await server.api(.PUT, "/feeds/comments/\(made)", as: "bob", json: "{}"), status: 400, code: 4, field: "comment")
+            expectAPIError(try await server.api(.PUT, "/feeds/comments/\(made)", as: "carl", json: #"{"comment":"x"}"#), status: 403, code: 17)
             expectAPIError(try await server.api(.PATCH, "/feeds/comments/\(made)", as: "alice", json: #"{"comment":"x"}"#), status: 403, code: 17)
             expectAPIError(try await server.api(.PATCH, "/feeds/comments/\(made)", as: "mallory", json: #"{"comment":"x"}"#), status: 403, code: 17)
             expectAPIError(try await server.api(.DELETE, "/feeds/comments/\(made)", as: "mallory"), status: 403, code: 17)

@@ -193,4 +193,8 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
     func queryComments(_ input: Operations.QueryComments.Input) async throws -> Operations.QueryComments.Output {
         try await bounded("QueryComments") { [base] in try await base.queryComments(input) }
     }
+
+    func replaceComment(_ input: Operations.ReplaceComment.Input) async throws -> Operations.ReplaceComment.Output {
+        try await bounded("ReplaceComment") { [base] in try await base.replaceComment(input) }
+    }
 }

@@ -2,7 +2,8 @@ import FeedsAPI
 import FeedsCore
 import FeedsUploads
 
-/// AddComment, GetComment, UpdateComment, DeleteComment, GetComments and GetCommentReplies. Who
+/// AddComment, GetComment, UpdateComment (PATCH) and ReplaceComment (PUT), DeleteComment, GetComments,
+/// GetCommentReplies and QueryComments. Who
 /// may do what is the store's to check (`CommentStore`); attachments that link uploads are
 /// owner-checked by the same linker as an activity's.
 extension FeedsAPIImplementation {
@@ -80,13 +81,28 @@ extension FeedsAPIImplementation {
     func updateComment(_ input: Operations.UpdateComment.Input) async throws -> Operations.UpdateComment.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let comment = try await change(input.path.id, body, replacing: false, request: request)
+        return .ok(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    /// PUT: what is not sent is cleared (PATCH, which Stream's SDKs send, keeps it).
+    func replaceComment(_ input: Operations.ReplaceComment.Input) async throws -> Operations.ReplaceComment.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let comment = try await change(input.path.id, body, replacing: true, request: request)
+        return .ok(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    private func change(
+        _ id: String, _ body: Components.Schemas.UpdateCommentRequest, replacing: Bool, request: AuthenticatedRequest
+    ) async throws -> Comment {
         let user = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         var attachments: [StoredAttachment]?
-        if let given = body.attachments {
+        if let given = body.attachments ?? (replacing ? [] : nil) {
             guard given.count <= CommentDraft.maxAttachments else {
                 throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
             }
-            let (store, logger, id) = (store, request.logger, input.path.id)
+            let (store, logger) = (store, request.logger)
             attachments = try await uploads.linker.link(
                 try given.map { try recode($0) }, principal: request.principal,
                 held: {
@@ -94,12 +110,14 @@ extension FeedsAPIImplementation {
                 },
                 field: "attachments", logger: logger)
         }
+        let custom = try body.custom.map { try FreeForm.object($0.additionalProperties) }
         let change = try CommentChange(
-            text: body.comment, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
-            mentionedUserIDs: body.mentionedUserIds, attachments: attachments)
-        let comment = try await store.updateComment(
-            id: input.path.id, change: change, userID: user, by: request.principal, logger: request.logger)
-        return .ok(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+            text: replacing ? (body.comment ?? "") : body.comment, custom: replacing ? (custom ?? [:]) : custom,
+            mentionedUserIDs: replacing ? (body.mentionedUserIds ?? []) : body.mentionedUserIds, attachments: attachments)
+        if replacing, change.text?.isEmpty != false, change.attachments?.isEmpty != false {
+            throw FeedsError.input("a comment needs text or attachments", field: "comment")
+        }
+        return try await store.updateComment(id: id, change: change, userID: user, by: request.principal, logger: request.logger)
     }
 
     func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {
