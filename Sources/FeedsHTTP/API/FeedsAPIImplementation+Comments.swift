@@ -131,35 +131,33 @@ extension FeedsAPIImplementation {
     }
 
     func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
-        let request = try request
-        var query = try CommentThreadQuery(
-            root: .activity(input.query.objectId), sort: input.query.sort?.rawValue, depth: input.query.depth.map(Int.init),
-            repliesLimit: input.query.repliesLimit.map(Int.init), limit: input.query.limit.map(Int.init), next: input.query.next,
-            prev: input.query.prev)
-        query.ownFieldsOf = try request.principal.actingUser(requested: input.query.userId)
-        let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        comments: try await threads(page, request), duration: request.duration,
-                        next: page.next?.token(kind: CommentThreadQuery.cursorKind), sort: query.sort.rawValue))))
+        let q = input.query
+        let (threads, next, sort) = try await threads(
+            .activity(q.objectId), sort: q.sort?.rawValue, depth: q.depth, repliesLimit: q.repliesLimit, limit: q.limit,
+            next: q.next, prev: q.prev, userID: q.userId)
+        return .ok(.init(body: .json(.init(comments: threads, duration: try request.duration, next: next, sort: sort))))
     }
 
     func getCommentReplies(_ input: Operations.GetCommentReplies.Input) async throws -> Operations.GetCommentReplies.Output {
+        let q = input.query
+        let (threads, next, sort) = try await threads(
+            .comment(input.path.id), sort: q.sort?.rawValue, depth: q.depth, repliesLimit: q.repliesLimit, limit: q.limit,
+            next: q.next, prev: q.prev, userID: q.userId)
+        return .ok(.init(body: .json(.init(comments: threads, duration: try request.duration, next: next, sort: sort))))
+    }
+
+    /// A page of threads under `root`, as the wire shows them, its `next` cursor and its sort.
+    private func threads(
+        _ root: CommentThreadQuery.Root, sort: String?, depth: Int32?, repliesLimit: Int32?, limit: Int32?, next: String?,
+        prev: String?, userID: String?
+    ) async throws -> ([Components.Schemas.ThreadedCommentResponse], String?, String) {
         let request = try request
         var query = try CommentThreadQuery(
-            root: .comment(input.path.id), sort: input.query.sort?.rawValue, depth: input.query.depth.map(Int.init),
-            repliesLimit: input.query.repliesLimit.map(Int.init), limit: input.query.limit.map(Int.init), next: input.query.next,
-            prev: input.query.prev)
-        query.ownFieldsOf = try request.principal.actingUser(requested: input.query.userId)
+            root: root, sort: sort, depth: depth.map(Int.init), repliesLimit: repliesLimit.map(Int.init), limit: limit.map(Int.init),
+            next: next, prev: prev)
+        query.ownFieldsOf = try request.principal.actingUser(requested: userID)
         let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        comments: try await threads(page, request), duration: request.duration,
-                        next: page.next?.token(kind: CommentThreadQuery.cursorKind), sort: query.sort.rawValue))))
+        return (try await threads(page, request), page.next?.token(kind: CommentThreadQuery.cursorKind), query.sort.rawValue)
     }
 
     func queryComments(_ input: Operations.QueryComments.Input) async throws -> Operations.QueryComments.Output {

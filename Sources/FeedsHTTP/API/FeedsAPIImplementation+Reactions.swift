@@ -10,16 +10,10 @@ extension FeedsAPIImplementation {
     {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        if body.targetFeeds?.isEmpty == false {
-            throw FeedsError.input("sharing a reaction to target_feeds is not supported", field: "target_feeds")
-        }
-        if body.createNotificationActivity == true {
-            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
-        }
-        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
-        let reaction = try ReactionInput(
-            type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
-            enforceUnique: body.enforceUnique)
+        let (user, reaction) = try Self.reaction(
+            request, type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
+            enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds, notify: body.createNotificationActivity,
+            userID: body.userId ?? body.user?.id)
         let (stored, activity) = try await store.addReaction(
             reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
         return .created(
@@ -60,16 +54,10 @@ extension FeedsAPIImplementation {
     func addCommentReaction(_ input: Operations.AddCommentReaction.Input) async throws -> Operations.AddCommentReaction.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        if body.targetFeeds?.isEmpty == false {
-            throw FeedsError.input("sharing a reaction to target_feeds is not supported", field: "target_feeds")
-        }
-        if body.createNotificationActivity == true {
-            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
-        }
-        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
-        let reaction = try ReactionInput(
-            type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
-            enforceUnique: body.enforceUnique)
+        let (user, reaction) = try Self.reaction(
+            request, type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
+            enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds, notify: body.createNotificationActivity,
+            userID: body.userId ?? body.user?.id)
         let (stored, comment) = try await store.addCommentReaction(
             reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
         return .created(
@@ -109,6 +97,20 @@ extension FeedsAPIImplementation {
                     .init(
                         duration: request.duration, next: found.next?.token(kind: ReactionQuery.cursorKind),
                         reactions: try found.reactions.map(Wire.reaction)))))
+    }
+
+    /// A reaction request's user and reaction, checked; sharing and notifications are refused.
+    static func reaction(
+        _ request: AuthenticatedRequest, type: String, custom: JSONObject?, enforceUnique: Bool?, targetFeeds: [String]?,
+        notify: Bool?, userID: String?
+    ) throws -> (user: String, reaction: ReactionInput) {
+        if targetFeeds?.isEmpty == false {
+            throw FeedsError.input("sharing a reaction to target_feeds is not supported", field: "target_feeds")
+        }
+        if notify == true {
+            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
+        }
+        return (try actingUser(request, userID), try ReactionInput(type: type, custom: custom, enforceUnique: enforceUnique))
     }
 
     /// The user a request acts as: the token's user, or the one the server names.
