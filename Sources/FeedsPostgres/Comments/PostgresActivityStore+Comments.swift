@@ -22,14 +22,32 @@ extension PostgresActivityStore {
                 }
                 guard let activityID else { throw FeedsError.input("name the activity", field: "object_id") }
                 try await Self.mayComment(on: activityID, userID: draft.userID, principal: principal, on: connection, logger: logger)
-                try await Self.ensureUser(draft.userID, on: connection, logger: logger)
-                try await connection.query(
+                // The user (if new), the comment and its attachments in one statement (foreign keys are
+                // checked at its end); it returns the linked objects it marked attached.
+                let columns = AttachmentColumns(draft.attachments)
+                let rows = try await connection.query(
                     """
-                    INSERT INTO comments (id, activity_id, parent_id, user_id, depth, text, custom, mentioned_user_ids)
-                    VALUES (\(draft.id), \(activityID), \(draft.parentID), \(draft.userID), \(depth), \(draft.text),
-                            \(JSONText.encode(draft.custom))::jsonb, \(draft.mentionedUserIDs))
+                    WITH new_user AS (
+                        INSERT INTO users (id) VALUES (\(draft.userID)) ON CONFLICT (id) DO NOTHING
+                    ), made AS (
+                        INSERT INTO comments (id, activity_id, parent_id, user_id, depth, text, custom, mentioned_user_ids)
+                        VALUES (\(draft.id), \(activityID), \(draft.parentID), \(draft.userID), \(depth), \(draft.text),
+                                \(JSONText.encode(draft.custom))::jsonb, \(draft.mentionedUserIDs))
+                        RETURNING id
+                    ), attached AS (
+                        INSERT INTO comment_attachments (comment_id, position, type, payload, object_key)
+                        SELECT made.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
+                        FROM made, unnest(\(columns.types)::text[], \(columns.payloads)::text[], \(columns.keys)::text[])
+                            WITH ORDINALITY AS x(t, p, k, n)
+                    )
+                    UPDATE cdn_objects SET state = 'attached', updated_at = now()
+                    WHERE key = ANY(\(columns.linked)) AND state IN ('reserved', 'stored', 'attached', 'released') RETURNING key
                     """, logger: logger)
-                try await Self.insertAttachments(draft.attachments, commentID: draft.id, on: connection, logger: logger)
+                var attached = Set<String>()
+                for try await key in rows.decode(String.self) { attached.insert(key) }
+                if let missing = columns.linked.first(where: { !attached.contains($0) }) {
+                    throw FeedsError.input("attachment object \(missing) does not exist or was deleted", field: "attachments")
+                }
                 guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger) else {
                     throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
                 }
