@@ -31,6 +31,14 @@ public struct ActivityQuery: Sendable, Hashable {
         self.cursor = cursor
     }
 
+    /// One activity by id, as `viewer` reads it, with `ownFieldsOf`'s own reactions and bookmarks.
+    public static func one(_ id: String, viewer: Principal, ownFieldsOf: String?) -> ActivityQuery {
+        var query = ActivityQuery(viewer: viewer, limit: 1)
+        query.ids = [id]
+        query.ownFieldsOf = ownFieldsOf
+        return query
+    }
+
     public static let defaultLimit = 25
     public static let maxLimit = 100
 

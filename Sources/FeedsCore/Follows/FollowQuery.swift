@@ -12,10 +12,7 @@ public struct FollowQuery: Sendable, Hashable {
     /// Where the previous page ended (`next`).
     public var cursor: FollowCursor?
 
-    public static let defaultLimit = 25
-    public static let maxLimit = 100
-
-    public init(limit: Int = FollowQuery.defaultLimit) {
+    public init(limit: Int = KeysetPage.defaultLimit) {
         self.limit = limit
     }
 
@@ -24,20 +21,10 @@ public struct FollowQuery: Sendable, Hashable {
         filter: JSONObject?, sort: [(field: String?, direction: Int?)], limit: Int?, next: String?, prev: String?,
         field: String = ""
     ) throws(FeedsError) {
-        let limit = limit ?? Self.defaultLimit
-        guard (0...Self.maxLimit).contains(limit) else {
-            throw .input("limit must be between 0 and \(Self.maxLimit)", field: field + "limit")
-        }
-        self.init(limit: limit == 0 ? Self.defaultLimit : limit)
-        guard sort.count <= 1 else { throw .input("follows sort on created_at only", field: field + "sort") }
-        if let order = sort.first {
-            guard (order.field ?? "created_at") == "created_at" else {
-                throw .input("follows sort on created_at only", field: field + "sort")
-            }
-            guard [nil, 1, -1].contains(order.direction) else { throw .input("direction is 1 or -1", field: field + "sort") }
-            ascending = order.direction != -1
-        }
-        if let prev, !prev.isEmpty { throw .input("follows page forward only: use next", field: field + "prev") }
+        // Follow cursors are their own (they name two feeds); the rest reads as every keyset page does.
+        let page = try KeysetPage(sort: sort, limit: limit, next: next, prev: prev, kind: nil, what: "follows", field: field)
+        self.init(limit: page.limit)
+        ascending = page.ascending
         if let next, !next.isEmpty { cursor = try FollowCursor(token: next, ascending: ascending, field: field + "next") }
         for (name, condition) in (filter ?? [:]).sorted(by: { $0.key < $1.key }) {
             switch name {

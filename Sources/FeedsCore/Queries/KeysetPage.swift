@@ -55,22 +55,28 @@ public struct KeysetPage: Sendable, Hashable {
         self.cursor = cursor
     }
 
+    /// `kind` and `keyCount` read the `next` cursor; nil leaves it to the caller's own cursor type.
+    /// `field` prefixes the names in errors (a feed's `followers_pagination.`, say).
     public init(
-        sort: [(field: String?, direction: Int?)], limit: Int?, next: String?, prev: String?, kind: String, keyCount: Int,
-        what: String
+        sort: [(field: String?, direction: Int?)], limit: Int?, next: String?, prev: String?, kind: String?, keyCount: Int = 0,
+        what: String, field: String = ""
     ) throws(FeedsError) {
         let limit = limit ?? Self.defaultLimit
-        guard (0...Self.maxLimit).contains(limit) else { throw .input("limit must be between 0 and \(Self.maxLimit)", field: "limit") }
+        guard (0...Self.maxLimit).contains(limit) else {
+            throw .input("limit must be between 0 and \(Self.maxLimit)", field: field + "limit")
+        }
         self.init(limit: limit == 0 ? Self.defaultLimit : limit)
-        guard sort.count <= 1 else { throw .input("\(what) sort on created_at only", field: "sort") }
+        guard sort.count <= 1 else { throw .input("\(what) sort on created_at only", field: field + "sort") }
         if let order = sort.first {
-            guard (order.field ?? "created_at") == "created_at" else { throw .input("\(what) sort on created_at only", field: "sort") }
-            guard [nil, 1, -1].contains(order.direction) else { throw .input("direction is 1 or -1", field: "sort") }
+            guard (order.field ?? "created_at") == "created_at" else {
+                throw .input("\(what) sort on created_at only", field: field + "sort")
+            }
+            guard [nil, 1, -1].contains(order.direction) else { throw .input("direction is 1 or -1", field: field + "sort") }
             ascending = order.direction != -1
         }
-        if let prev, !prev.isEmpty { throw .input("\(what) page forward only: use next", field: "prev") }
-        if let next, !next.isEmpty {
-            cursor = try KeysetCursor(token: next, kind: kind, keyCount: keyCount, ascending: ascending, field: "next")
+        if let prev, !prev.isEmpty { throw .input("\(what) page forward only: use next", field: field + "prev") }
+        if let kind, let next, !next.isEmpty {
+            cursor = try KeysetCursor(token: next, kind: kind, keyCount: keyCount, ascending: ascending, field: field + "next")
         }
     }
 }

@@ -213,14 +213,10 @@ extension PostgresActivityStore {
             }
         }
         sql += " ORDER BY \(Self.order(sort)) LIMIT \(try bind(limit + 1))"
-        var page = try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger))
-        let more = page.count > limit
-        if more { page.removeLast() }
-        let next = more
-            ? page.last.map {
-                KeysetCursor(
-                    ascending: sort == .first, micros: $0.micros, keys: [sort.rawValue, String($0.comment.replyCount), $0.comment.id])
-            } : nil
+        let rows = try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger))
+        let (page, next) = keysetPage(rows, limit: limit) {
+            KeysetCursor(ascending: sort == .first, micros: $0.micros, keys: [sort.rawValue, String($0.comment.replyCount), $0.comment.id])
+        }
         return (page.map(\.comment), next)
     }
 

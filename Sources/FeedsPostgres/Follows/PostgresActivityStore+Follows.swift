@@ -153,15 +153,12 @@ extension PostgresActivityStore {
             let source = try FeedRow.feed(&reader), target = try FeedRow.feed(&reader)
             rows.append((micros, try columns.follow(feeds: [columns.source: source, columns.target: target])))
         }
-        let more = rows.count > query.limit
-        if more { rows.removeLast() }
-        let next = more
-            ? rows.last.map {
-                FollowCursor(
-                    ascending: query.ascending, micros: $0.micros, source: $0.follow.source.id.description,
-                    target: $0.follow.target.id.description)
-            } : nil
-        return FollowPage(follows: rows.map(\.follow), next: next)
+        let (page, next) = keysetPage(rows, limit: query.limit) {
+            FollowCursor(
+                ascending: query.ascending, micros: $0.micros, source: $0.follow.source.id.description,
+                target: $0.follow.target.id.description)
+        }
+        return FollowPage(follows: page.map(\.follow), next: next)
     }
 
     public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {

@@ -98,23 +98,20 @@ extension PostgresActivityStore {
             let micros: Int64 = try columns.next(), folder: String = try columns.next()
             rows.append((micros, folder, try BookmarkRow.bookmark(&columns)))
         }
-        let more = rows.count > query.page.limit
-        if more { rows.removeLast() }
-        let next = more
-            ? rows.last.map {
-                KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.bookmark.activityID, $0.folder])
-            } : nil
+        let (page, next) = keysetPage(rows, limit: query.page.limit) {
+            KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.bookmark.activityID, $0.folder])
+        }
         // Each with its activity as the bookmark's owner reads it; one no longer readable (deleted,
         // made private) is left out of the page.
         var activities: [String: Activity] = [:]
-        for (user, ids) in Dictionary(grouping: rows.map(\.bookmark), by: \.user.id) {
+        for (user, ids) in Dictionary(grouping: page.map(\.bookmark), by: \.user.id) {
             var read = ActivityQuery(viewer: principal.userID == nil ? .server : .user(user), limit: ActivityQuery.maxLimit)
             read.ids = Array(Set(ids.map(\.activityID)))
             read.ownFieldsOf = user
             for activity in try await queryActivities(read, logger: logger).activities { activities[user + "\u{0}" + activity.id] = activity }
         }
         return BookmarkPage(
-            bookmarks: rows.compactMap { row in
+            bookmarks: page.compactMap { row in
                 activities[row.bookmark.user.id + "\u{0}" + row.bookmark.activityID].map { (row.bookmark, $0) }
             }, next: next)
     }
@@ -144,11 +141,10 @@ extension PostgresActivityStore {
             let micros: Int64 = try columns.next()
             rows.append((micros, try BookmarkRow.folder(&columns)))
         }
-        let more = rows.count > query.page.limit
-        if more { rows.removeLast() }
-        let next = more
-            ? rows.last.map { KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.folder.id]) } : nil
-        return BookmarkFolderPage(folders: rows.map(\.folder), next: next)
+        let (page, next) = keysetPage(rows, limit: query.page.limit) {
+            KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.folder.id])
+        }
+        return BookmarkFolderPage(folders: page.map(\.folder), next: next)
     }
 
     public func updateBookmarkFolder(id: String, name: String?, custom: JSONObject?, by principal: Principal, logger: Logger)

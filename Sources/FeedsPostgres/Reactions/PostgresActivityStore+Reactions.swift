@@ -11,9 +11,7 @@ extension PostgresActivityStore {
             objectID: activityID, activityID: activityID, userID: userID, input: input, reader: principal.userID)
         // The activity is read back on the insert's connection: that read proves the insert
         // committed, as `committed`'s round trip would.
-        var query = ActivityQuery(viewer: principal, limit: 1)
-        query.ids = [activityID]
-        query.ownFieldsOf = userID
+        let query = ActivityQuery.one(activityID, viewer: principal, ownFieldsOf: userID)
         let (stored, activity) = try await client.withConnection { connection in
             var stored: Reaction?
             for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
@@ -90,12 +88,10 @@ extension PostgresActivityStore {
             let micros: Int64 = try columns.next(), user: String = try columns.next()
             rows.append((micros, user, try ReactionRow.reaction(&columns, activityID: activityID, commentID: query.commentID)))
         }
-        let more = rows.count > query.page.limit
-        if more { rows.removeLast() }
-        let next = more
-            ? rows.last.map { KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.user, $0.reaction.type]) }
-            : nil
-        return ReactionPage(reactions: rows.map(\.reaction), next: next)
+        let (page, next) = keysetPage(rows, limit: query.page.limit) {
+            KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.user, $0.reaction.type])
+        }
+        return ReactionPage(reactions: page.map(\.reaction), next: next)
     }
 
     // MARK: - Parts
@@ -139,10 +135,8 @@ extension PostgresActivityStore {
 
     /// The activity as `principal` reads it, with `ownFieldsOf`'s own reactions and bookmarks.
     func activity(_ id: String, principal: Principal, ownFieldsOf user: String, logger: Logger) async throws -> Activity {
-        var query = ActivityQuery(viewer: principal, limit: 1)
-        query.ids = [id]
-        query.ownFieldsOf = user
-        guard let activity = try await queryActivities(query, logger: logger).activities.first else {
+        guard let activity = try await queryActivities(.one(id, viewer: principal, ownFieldsOf: user), logger: logger).activities.first
+        else {
             throw FeedsError.notFound("activity \(id) does not exist")
         }
         return activity

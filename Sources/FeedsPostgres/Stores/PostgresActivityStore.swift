@@ -81,9 +81,7 @@ public struct PostgresActivityStore: ActivityStore {
     }
 
     public func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity? {
-        var query = ActivityQuery(viewer: viewer, limit: 1)
-        query.ids = [id]
-        return try await queryActivities(query, logger: logger).activities.first
+        try await queryActivities(.one(id, viewer: viewer, ownFieldsOf: viewer.userID), logger: logger).activities.first
     }
 
     public func updateActivity(

@@ -69,27 +69,20 @@ enum UserFeedNextPage: PreparedShape {
 /// One activity by id, read by a user (GetActivity, and the replies of reactions and bookmarks).
 enum UserActivity: PreparedShape {
     static let name = "UserActivity"
-    static let sql = shape(byID(viewer: .user("-"), ownFieldsOf: "-"))
+    static let sql = shape(.one("-", viewer: .user("-"), ownFieldsOf: "-"))
 }
 
 /// One activity by id, read by the server.
 enum ServerActivity: PreparedShape {
     static let name = "ServerActivity"
-    static let sql = shape(byID(viewer: .server, ownFieldsOf: nil))
+    static let sql = shape(.one("-", viewer: .server, ownFieldsOf: nil))
 }
 
 /// One activity by id, read by the server with a user's own reactions and bookmarks (the reply
 /// to a reaction or bookmark the server makes for a user).
 enum ServerActivityForUser: PreparedShape {
     static let name = "ServerActivityForUser"
-    static let sql = shape(byID(viewer: .server, ownFieldsOf: "-"))
-}
-
-private func byID(viewer: Principal, ownFieldsOf: String?) -> ActivityQuery {
-    var query = ActivityQuery(viewer: viewer, limit: 1)
-    query.ids = ["-"]
-    query.ownFieldsOf = ownFieldsOf
-    return query
+    static let sql = shape(.one("-", viewer: .server, ownFieldsOf: "-"))
 }
 
 private func shape(_ sample: ActivityQuery) -> String {
