@@ -1,4 +1,5 @@
 import FeedsCore
+import FeedsPostgres
 import FeedsTestSupport
 import Foundation
 import PostgresNIO
@@ -130,6 +131,51 @@ import Testing
             #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE key = \(key) AND state = 'attached'") == 1)
             #expect(try await server.api(.DELETE, "/feeds/comments/\(commentID)", as: "bob").status == 200)
             #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE key = \(key) AND state = 'released'") == 1)
+        }
+    }
+
+    /// The comment's one statement checks the activity and the linked objects itself: an object
+    /// claimed for deletion after it was linked, or a comment the activity refuses, writes nothing,
+    /// not even the new user.
+    @Test func aRefusedCommentWritesNothing() async throws {
+        try await TestServer.run { server in
+            let store = PostgresActivityStore(client: server.database)
+            let id = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let upload = try await server.uploadFile(as: "newcomer")
+            let key = try #require(upload.split(separator: "/cdn/").last.map { String($0.split(separator: "?")[0]) })
+            let linked = try await server.api(
+                .POST, "/feeds/comments", as: "alice",
+                json: #"{"object_id":"\#(id)","comment":"ok","attachments":[{"type":"file","asset_url":"\#(upload)"}]}"#)
+            #expect(linked.status == 403, "another user's file: \(linked.text)")
+            _ = try await server.database.query("UPDATE cdn_objects SET state = 'deleting' WHERE key = \(key)", logger: TestDatabase.logger)
+            let draft = { (activity: String) in
+                try CommentDraft(
+                    id: nil, activityID: activity, parentID: nil, userID: "newcomer", text: "late", custom: nil, mentionedUserIDs: nil,
+                    attachments: [StoredAttachment(payload: ["type": .string("file")], objectKey: ObjectKey(rawValue: key))])
+            }
+            await #expect(throws: FeedsError.input("attachment object \(key) does not exist or was deleted", field: "attachments")) {
+                _ = try await store.addComment(try draft(id), by: .user("newcomer"), logger: TestDatabase.logger)
+            }
+            let closed = try #require(try await server.addActivity(as: "alice", extra: #""restrict_replies":"nobody""#)["id"].string)
+            _ = try await server.database.query("UPDATE cdn_objects SET state = 'stored' WHERE key = \(key)", logger: TestDatabase.logger)
+            await #expect(throws: FeedsError.self) {
+                _ = try await store.addComment(try draft(closed), by: .user("newcomer"), logger: TestDatabase.logger)
+            }
+            #expect(try await server.number("SELECT count(*)::int FROM comments") == 0)
+            #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE key = \(key) AND state = 'stored'") == 1)
+
+            // Once the owner follows the commenter, `people_i_follow` lets them in; the same file twice is one object.
+            let followers = try #require(
+                try await server.addActivity(as: "alice", extra: #""restrict_replies":"people_i_follow""#)["id"].string)
+            try await server.createFeed("user:newcomer", owner: "newcomer")
+            try await server.createFeed("timeline:alice", owner: "alice")
+            let follow = try await server.follow("timeline:alice", "user:newcomer", as: "alice")
+            #expect(follow.status == 201, "\(follow.text)")
+            var twice = try draft(followers)
+            twice.attachments += twice.attachments
+            let made = try await store.addComment(twice, by: .user("newcomer"), logger: TestDatabase.logger)
+            #expect(made.attachments.count == 2 && made.user.id == "newcomer")
+            #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE key = \(key) AND state = 'attached'") == 1)
         }
     }
 

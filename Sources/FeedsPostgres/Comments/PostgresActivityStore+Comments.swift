@@ -4,9 +4,11 @@ import Logging
 import PostgresNIO
 
 extension PostgresActivityStore {
+    /// One statement writes the comment or nothing (`InsertComment`), and the comment is read back
+    /// on its connection, which proves the write committed: two round trips, no transaction.
     public func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment {
         do {
-            return try await client.transaction(logger: logger) { connection in
+            return try await client.withConnection { connection in
                 var activityID = draft.activityID
                 var depth = 0
                 if let parentID = draft.parentID {
@@ -21,32 +23,9 @@ extension PostgresActivityStore {
                     }
                 }
                 guard let activityID else { throw FeedsError.input("name the activity", field: "object_id") }
-                try await Self.mayComment(on: activityID, userID: draft.userID, principal: principal, on: connection, logger: logger)
-                // The user (if new), the comment and its attachments in one statement (foreign keys are
-                // checked at its end); it returns the linked objects it marked attached.
-                let columns = AttachmentColumns(draft.attachments)
-                let rows = try await connection.query(
-                    """
-                    WITH new_user AS (
-                        INSERT INTO users (id) VALUES (\(draft.userID)) ON CONFLICT (id) DO NOTHING
-                    ), made AS (
-                        INSERT INTO comments (id, activity_id, parent_id, user_id, depth, text, custom, mentioned_user_ids)
-                        VALUES (\(draft.id), \(activityID), \(draft.parentID), \(draft.userID), \(depth), \(draft.text),
-                                \(JSONText.encode(draft.custom))::jsonb, \(draft.mentionedUserIDs))
-                        RETURNING id
-                    ), attached AS (
-                        INSERT INTO comment_attachments (comment_id, position, type, payload, object_key)
-                        SELECT made.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
-                        FROM made, unnest(\(columns.types)::text[], \(columns.payloads)::text[], \(columns.keys)::text[])
-                            WITH ORDINALITY AS x(t, p, k, n)
-                    )
-                    UPDATE cdn_objects SET state = 'attached', updated_at = now()
-                    WHERE key = ANY(\(columns.linked)) AND state IN ('reserved', 'stored', 'attached', 'released') RETURNING key
-                    """, logger: logger)
-                var attached = Set<String>()
-                for try await key in rows.decode(String.self) { attached.insert(key) }
-                if let missing = columns.linked.first(where: { !attached.contains($0) }) {
-                    throw FeedsError.input("attachment object \(missing) does not exist or was deleted", field: "attachments")
+                let insert = InsertComment(draft, activityID: activityID, depth: depth, reader: principal.userID)
+                for try await outcome in try await connection.execute(insert, logger: logger) where !outcome.made {
+                    throw Self.refusal(outcome, activityID: activityID, linked: insert.linked)
                 }
                 guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger) else {
                     throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
@@ -55,7 +34,23 @@ extension PostgresActivityStore {
             }
         } catch let error as PSQLError where error.isUniqueViolation(of: "comments_pkey") {
             throw FeedsError.conflict("a comment with id \(draft.id) exists already", field: "id")
+        } catch let error as PSQLError where error.isForeignKeyViolation(of: "comments_parent_id_fkey") {
+            // The parent was hard-deleted between its read and the insert.
+            throw FeedsError.notFound("comment \(draft.parentID ?? "") does not exist")
         }
+    }
+
+    /// Why `InsertComment` wrote nothing: the activity is missing or hidden (404), takes no
+    /// comments from this user (403), or a linked object is gone.
+    private static func refusal(_ outcome: InsertComment.Row, activityID: String, linked: [String]) -> FeedsError {
+        guard let restriction = outcome.restriction else { return .notFound("activity \(activityID) does not exist") }
+        if outcome.allowed == false {
+            return restriction == "nobody"
+                ? .notAllowed("activity \(activityID) takes no comments")
+                : .notAllowed("activity \(activityID) takes comments from people its owner follows")
+        }
+        let missing = linked.first { !outcome.attachable.contains($0) } ?? ""
+        return .input("attachment object \(missing) does not exist or was deleted", field: "attachments")
     }
 
     public func comment(id: String, by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> Comment? {
@@ -263,39 +258,9 @@ extension PostgresActivityStore {
         -> (activityID: String, depth: Int)
     {
         let rows = try await connection.query(
-            "SELECT activity_id, depth FROM comments WHERE id = \(id) AND deleted_at IS NULL FOR SHARE", logger: logger)
+            "SELECT activity_id, depth FROM comments WHERE id = \(id) AND deleted_at IS NULL", logger: logger)
         for try await (activity, depth) in rows.decode((String, Int32).self) { return (activity, Int(depth)) }
         throw FeedsError.notFound("comment \(id) does not exist")
-    }
-
-    /// Refuses a comment on an activity the user may not read (404) or that takes no replies from
-    /// them (403): `restrict_replies` `nobody` leaves only its owner; `people_i_follow`, those a
-    /// feed of the owner follows.
-    private static func mayComment(
-        on activityID: String, userID: String, principal: Principal, on connection: PostgresConnection, logger: Logger
-    ) async throws {
-        let rows = try await connection.query(
-            """
-            SELECT a.user_id, a.restrict_replies, EXISTS (
-                SELECT 1 FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid
-                WHERE a.restrict_replies = 'people_i_follow' AND s.created_by = a.user_id AND t.created_by = \(userID)
-                  AND w.status = 'accepted')
-            FROM activities a
-            WHERE a.id = \(activityID) AND a.deleted_at IS NULL
-              AND (\(principal.userID)::text IS NULL OR a.visibility = 'public' OR a.user_id = \(principal.userID))
-            FOR SHARE OF a
-            """, logger: logger)
-        for try await (owner, restriction, followed) in rows.decode((String, String, Bool).self) {
-            guard principal == .server || owner == userID else {
-                if restriction == "nobody" { throw FeedsError.notAllowed("activity \(activityID) takes no comments") }
-                if restriction == "people_i_follow", !followed {
-                    throw FeedsError.notAllowed("activity \(activityID) takes comments from people its owner follows")
-                }
-                return
-            }
-            return
-        }
-        throw FeedsError.notFound("activity \(activityID) does not exist")
     }
 
     /// A comment as it is, with `user`'s own reactions.

@@ -42,6 +42,11 @@ extension PSQLError {
         serverInfo?[.sqlState] == "23505" && serverInfo?[.constraintName] == constraint
     }
 
+    /// A foreign key violation (SQLSTATE 23503) on the named constraint.
+    func isForeignKeyViolation(of constraint: String) -> Bool {
+        serverInfo?[.sqlState] == "23503" && serverInfo?[.constraintName] == constraint
+    }
+
     /// Text PostgreSQL cannot store: a NUL character, in a text column (22021) or in jsonb (22P05).
     /// The client sent it, and the statement wrote nothing.
     public var isUnstorableText: Bool {
