@@ -34,7 +34,7 @@ db=${FEEDS_TEST_DATABASE_URL%/*}/bench
 port=$(free_port)
 url=http://127.0.0.1:$port
 common=(--api-key "$key" --api-secret "$secret" --data-dir "$dir/data" --database-url "$db")
-"$bin" serve "${common[@]}" --port "$port" --log-level warning >"$dir/server.log" 2>&1 &
+"$bin" serve "${common[@]}" --port "$port" --ws-port 0 --log-level warning >"$dir/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 200); do curl -sf "$url/readyz" >/dev/null && break; sleep 0.1; done
 curl -sf "$url/readyz" >/dev/null || { cat "$dir/server.log"; exit 1; }

@@ -35,7 +35,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 url=http://127.0.0.1:$port
 
 "$bin" serve --api-key "$key" --api-secret "$secret" --data-dir "$data" --database-url "$FEEDS_TEST_DATABASE_URL" \
-  --port "$port" --log-level warning >"$run/server.log" 2>&1 &
+  --port "$port" --ws-port 0 --log-level warning >"$run/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 200); do curl -sf "$url/readyz" >/dev/null && break; sleep 0.1; done
 curl -sf "$url/readyz" >/dev/null || { cat "$run/server.log"; exit 1; }

@@ -62,6 +62,8 @@ public final class FeedsNode: Sendable {
             environment: [
                 "DATABASE_URL": databaseURL, "FEEDS_API_KEY": apiKey, "FEEDS_API_SECRET": apiSecret,
                 "FEEDS_PORT": String(port), "FEEDS_HOST": "127.0.0.1", "FEEDS_DATA_DIR": self.dataDirectory.path,
+                // Any free port for the WebSocket, unless a test names one: port + 1 may be taken.
+                "FEEDS_WS_PORT": "0",
                 "FEEDS_LOG_LEVEL": ProcessInfo.processInfo.environment["FEEDS_TEST_LOG_LEVEL"] ?? "error",
             ].merging(environment) { $1 })
         let (pid, exit) = (pid, exit)

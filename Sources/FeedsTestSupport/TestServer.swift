@@ -12,6 +12,8 @@ import ServiceLifecycle
 /// The real server on a free port over a fresh database, and an HTTP client for it.
 public struct TestServer: Sendable {
     public let baseURL: String
+    /// `ws://…/api/v2/connect`, on the WebSocket port.
+    public let webSocketURL: String
     public let apiKey: String
     public let authenticator: Authenticator
     /// A client on the server's database, for checking what was stored.
@@ -51,6 +53,7 @@ public struct TestServer: Sendable {
                             dataDirectory: dataDirectory
                         )
                         configuration.s3 = bucket?.configuration
+                        configuration.webSocketPort = 0
                         // Dozens of servers run at once against one cluster: small pools keep them
                         // all under its connection limit (a test may set more).
                         configuration.databaseConnections = 3
@@ -82,25 +85,29 @@ public struct TestServer: Sendable {
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws -> Bool {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = try await buildApplication(settled, database: database, wrapCDN: setting.wrap, logger: TestDatabase.logger) {
-            port in
-            portContinuation.yield(port)
-        }
+        let (webSocketPorts, webSocketContinuation) = AsyncStream<Int>.makeStream()
+        let app = try await buildApplication(
+            settled, database: database, wrapCDN: setting.wrap, logger: TestDatabase.logger,
+            onServerRunning: { portContinuation.yield($0) }, onWebSocketRunning: { webSocketContinuation.yield($0) })
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
         // Unstructured, so that a shutdown that never ends fails the test (`hangGuard`) rather
         // than holding the suite.
         let running = Task {
             // However the server ends, the wait for its port ends too.
-            defer { portContinuation.finish() }
+            defer {
+                portContinuation.finish()
+                webSocketContinuation.finish()
+            }
             try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
+        var webSocketIterator = webSocketPorts.makeAsyncIterator()
+        guard let port = await iterator.next(), let webSocketPort = await webSocketIterator.next() else {
             _ = try? await running.value
             return false
         }
         let server = TestServer(
-            baseURL: "http://127.0.0.1:\(port)", apiKey: apiKey,
+            baseURL: "http://127.0.0.1:\(port)", webSocketURL: "ws://127.0.0.1:\(webSocketPort)/api/v2/connect", apiKey: apiKey,
             authenticator: try await Authenticator(apiKey: apiKey, apiSecret: apiSecret), database: client,
             configuration: settled,
             databaseURL:

@@ -10,6 +10,8 @@ import PostgresNIO
 struct SettingsOptions: ParsableArguments {
     @Option(help: "Address to listen on (FEEDS_HOST, default 127.0.0.1).") var host: String?
     @Option(help: "Port to listen on (FEEDS_PORT, default 3030).") var port: Int?
+    @Option(help: "Port of the real-time WebSocket (FEEDS_WS_PORT; default 8800 with port 3030, else port + 1).")
+    var wsPort: Int?
     @Option(name: .customLong("api-key"), help: "The app's API key (FEEDS_API_KEY).") var apiKey: String?
     @Option(name: .customLong("api-secret"), help: "The app's API secret (FEEDS_API_SECRET).") var apiSecret: String?
     @Option(name: .customLong("database-url"), help: "PostgreSQL URL (DATABASE_URL); without one, an embedded cluster.")
@@ -64,6 +66,7 @@ struct SettingsOptions: ParsableArguments {
         }
         set("feeds.host", host)
         set("feeds.port", port)
+        set("feeds.ws.port", wsPort)
         set("feeds.api.key", apiKey)
         set("feeds.api.secret", apiSecret, secret: true)
         set("database.url", databaseURL, secret: true)
@@ -139,6 +142,10 @@ struct SettingsOptions: ParsableArguments {
         let maxConnections = reader.int(forKey: "feeds.max.connections", default: configuration.maxConnections)
         guard maxConnections > 0 else { throw ValidationError("FEEDS_MAX_CONNECTIONS must be a positive number") }
         configuration.maxConnections = maxConnections
+        if let webSocketPort = reader.int(forKey: "feeds.ws.port") {
+            guard (0...65535).contains(webSocketPort) else { throw ValidationError("FEEDS_WS_PORT must be a port number") }
+            configuration.webSocketPort = webSocketPort
+        }
         let fanoutWorkers = reader.int(forKey: "feeds.fanout.workers", default: configuration.fanoutWorkers)
         guard fanoutWorkers >= 0 else { throw ValidationError("FEEDS_FANOUT_WORKERS must be 0 or a number of workers") }
         configuration.fanoutWorkers = fanoutWorkers
@@ -148,6 +155,7 @@ struct SettingsOptions: ParsableArguments {
             ("feeds.database.connect.timeout", "FEEDS_DATABASE_CONNECT_TIMEOUT", \.databaseConnectTimeout),
             ("feeds.drain.timeout", "FEEDS_DRAIN_TIMEOUT", \.drainTimeout),
             ("feeds.header.timeout", "FEEDS_HEADER_TIMEOUT", \.headerTimeout),
+            ("feeds.ws.health.interval", "FEEDS_WS_HEALTH_INTERVAL", \.healthCheckInterval),
         ] {
             let seconds = reader.int(forKey: ConfigKey(key), default: Int(configuration[keyPath: keyPath].components.seconds))
             guard seconds > 0 else { throw ValidationError("\(name) must be a positive number of seconds") }

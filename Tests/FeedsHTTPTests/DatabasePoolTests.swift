@@ -5,8 +5,8 @@ import Foundation
 import PostgresNIO
 import Testing
 
-/// The server's two pools open at most `databaseConnections` each, and name themselves in
-/// `pg_stat_activity`.
+/// The server's two pools open at most `databaseConnections` each, its real-time listener one,
+/// and all name themselves in `pg_stat_activity`.
 @Suite struct DatabasePoolTests {
     /// The server's connections to its database, by pool name.
     func connections(_ server: TestServer) async throws -> [String: Int] {
@@ -40,7 +40,9 @@ import Testing
             let counts = try await connections(server)
             #expect((1...3).contains(counts["feeds"] ?? 0), "\(counts)")
             #expect((1...3).contains(counts["feeds-prepared"] ?? 0), "\(counts)")
-            #expect(counts.count == 2, "\(counts)")
+            // And one connection of its own for real-time notifications.
+            #expect(counts["feeds-listener"] == 1, "\(counts)")
+            #expect(counts.count == 3, "\(counts)")
         }
     }
 

@@ -61,9 +61,11 @@ start_server() {
   "$psql" -q "$FEEDS_TEST_DATABASE_URL" -c "CREATE DATABASE $db" >/dev/null || return 1
   databases+=("$db")
   port=$(free_port)
+  ws_port=$(free_port)
   base_url="http://127.0.0.1:$port"
+  ws_url="ws://127.0.0.1:$ws_port/api/v2/connect"
   server_log="$work/$name-server.log"
-  env DATABASE_URL="${FEEDS_TEST_DATABASE_URL%/*}/$db" FEEDS_HOST=127.0.0.1 FEEDS_PORT="$port" \
+  env DATABASE_URL="${FEEDS_TEST_DATABASE_URL%/*}/$db" FEEDS_HOST=127.0.0.1 FEEDS_PORT="$port" FEEDS_WS_PORT="$ws_port" \
     FEEDS_DATA_DIR="$work/$name-data" FEEDS_API_KEY="$api_key" FEEDS_API_SECRET="$api_secret" \
     FEEDS_LOG_LEVEL=info "$@" "$binary" serve >"$server_log" 2>&1 &
   server_pid=$!

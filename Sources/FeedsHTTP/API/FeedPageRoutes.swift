@@ -33,8 +33,9 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let (group, id) = (
                 try HandWrittenRoute.parameter("feed_group_id", context), try HandWrittenRoute.parameter("feed_id", context)
             )
+            let connectionID = request.uri.queryParameters["connection_id"].map(String.init)
             let result = try await withDeadline(deadline, "GetOrCreateFeed") { [api] in
-                try await api.feedPage(group: group, id: id, body, request: scope)
+                try await api.feedPage(group: group, id: id, body, watchOn: connectionID, request: scope)
             }
             let viewer = try scope.viewer(named: body.userId ?? body.user?.id)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)

@@ -108,7 +108,9 @@ extension FeedsAPIImplementation {
         let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
         do {
-            return try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
+            let activity = try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
+            publishActivityEvent("feeds.activity.added", activity, actor: activity.user)
+            return activity
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
@@ -182,6 +184,7 @@ extension FeedsAPIImplementation {
                 attachments: attachments
             )
         }
+        publishActivityEvent("feeds.activity.updated", activity, actor: activity.user)
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
@@ -204,17 +207,20 @@ extension FeedsAPIImplementation {
             }
             return try patch.apply(to: current, linked: linked)
         }
+        publishActivityEvent("feeds.activity.updated", activity, actor: activity.user)
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
         let request = try request
         let principal = request.principal
+        let before = try await activitiesForEvents([input.path.id], request: request)
         let deleted = try await store.deleteActivities(
             ids: [input.path.id], hard: input.query.hardDelete ?? false, logger: request.logger,
             mayDelete: { principal.mayModify(ownedBy: $0) }
         )
         guard !deleted.isEmpty else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
+        publishDeleted(before, deleted)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
@@ -226,10 +232,28 @@ extension FeedsAPIImplementation {
             throw FeedsError.input("ids must name 1 to \(ActivityQuery.maxLimit) activities", field: "ids")
         }
         let principal = request.principal
+        let before = try await activitiesForEvents(body.ids, request: request)
         let deleted = try await store.deleteActivities(
             ids: body.ids, hard: body.hardDelete ?? false, logger: request.logger,
             mayDelete: { principal.mayModify(ownedBy: $0) }
         )
+        publishDeleted(before, deleted)
         return .created(.init(body: .json(.init(deletedIds: deleted, duration: request.duration))))
+    }
+
+    /// The activities a delete names, as they were, for its events (a hard delete leaves nothing
+    /// to read after).
+    private func activitiesForEvents(_ ids: [String], request: AuthenticatedRequest) async throws -> [String: Activity] {
+        var found: [String: Activity] = [:]
+        for id in Set(ids) {
+            if let activity = try await store.activity(id: id, viewer: .server, logger: request.logger) { found[id] = activity }
+        }
+        return found
+    }
+
+    private func publishDeleted(_ before: [String: Activity], _ deleted: [String]) {
+        for id in deleted {
+            if let activity = before[id] { publishActivityEvent("feeds.activity.deleted", activity, actor: activity.user) }
+        }
     }
 }

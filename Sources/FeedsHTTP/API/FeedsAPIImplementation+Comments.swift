@@ -61,7 +61,9 @@ extension FeedsAPIImplementation {
         let stored = try await storeFiles(files, owner: user, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
         do {
-            return try await store.addComment(draft, by: request.principal, logger: request.logger)
+            let comment = try await store.addComment(draft, by: request.principal, logger: request.logger)
+            publishCommentEvent("feeds.comment.added", comment, logger: request.logger)
+            return comment
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
@@ -117,13 +119,16 @@ extension FeedsAPIImplementation {
         if replacing, change.text?.isEmpty != false, change.attachments?.isEmpty != false {
             throw FeedsError.input("a comment needs text or attachments", field: "comment")
         }
-        return try await store.updateComment(id: id, change: change, userID: user, by: request.principal, logger: request.logger)
+        let comment = try await store.updateComment(id: id, change: change, userID: user, by: request.principal, logger: request.logger)
+        publishCommentEvent("feeds.comment.updated", comment, logger: request.logger)
+        return comment
     }
 
     func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {
         let request = try request
         let (comment, activity) = try await store.deleteComment(
             id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
+        publishCommentEvent("feeds.comment.deleted", comment, known: activity, logger: request.logger)
         return .ok(
             .init(
                 body: .json(

@@ -9,6 +9,7 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let follow = try await store.follow([try Self.input(body)], by: request.principal, logger: request.logger)
         guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
+        if follow.first?.created == true { publishFollowEvent("feeds.follow.created", made) }
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(made, viewer: request.principal)))))
     }
@@ -23,6 +24,7 @@ extension FeedsAPIImplementation {
             try Self.input(follow, field: "follows[\(index)].")
         }
         let follows = try await store.follow(inputs, by: request.principal, logger: request.logger)
+        for made in follows where made.created { publishFollowEvent("feeds.follow.created", made.follow) }
         let wire = try follows.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
         return .created(
             .init(body: .json(.init(created: wire.filter(\.1).map(\.0), duration: request.duration, follows: wire.map(\.0)))))
@@ -34,6 +36,7 @@ extension FeedsAPIImplementation {
         let follow = try await store.unfollow(
             source: source, target: target, keepHistory: input.query.keepHistory ?? false, by: request.principal,
             logger: request.logger)
+        publishFollowEvent("feeds.follow.deleted", follow)
         return .ok(.init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
 
@@ -46,6 +49,7 @@ extension FeedsAPIImplementation {
         let follow = try await store.answer(
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: true,
             followerRole: body.followerRole, by: request.principal, logger: request.logger)
+        publishFollowEvent("feeds.follow.updated", follow)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
@@ -56,6 +60,7 @@ extension FeedsAPIImplementation {
         let follow = try await store.answer(
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: false,
             followerRole: nil, by: request.principal, logger: request.logger)
+        publishFollowEvent("feeds.follow.updated", follow)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }

@@ -16,6 +16,8 @@ extension FeedsAPIImplementation {
             userID: body.userId ?? body.user?.id)
         let (stored, activity) = try await store.addReaction(
             reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        publishActivityEvent(
+            "feeds.activity.reaction.added", activity, actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
         return .created(
             .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(stored)))))
     }
@@ -28,6 +30,8 @@ extension FeedsAPIImplementation {
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
         let (removed, activity) = try await store.deleteReaction(
             type: type, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        publishActivityEvent(
+            "feeds.activity.reaction.deleted", activity, actor: removed.user, extra: [("reaction", try? Wire.reaction(removed))])
         return .ok(
             .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(removed)))))
     }
@@ -60,6 +64,7 @@ extension FeedsAPIImplementation {
             userID: body.userId ?? body.user?.id)
         let (stored, comment) = try await store.addCommentReaction(
             reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        publishCommentEvent("feeds.comment.reaction.added", comment, reaction: stored, logger: request.logger)
         return .created(
             .init(
                 body: .json(
@@ -74,6 +79,7 @@ extension FeedsAPIImplementation {
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
         let (removed, comment) = try await store.deleteCommentReaction(
             type: type, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        publishCommentEvent("feeds.comment.reaction.deleted", comment, reaction: removed, logger: request.logger)
         return .ok(
             .init(
                 body: .json(

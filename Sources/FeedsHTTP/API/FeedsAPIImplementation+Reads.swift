@@ -31,8 +31,10 @@ extension FeedsAPIImplementation {
     }
 
     /// GetOrCreateFeed's work; `FeedPageRoutes` writes the page.
+    /// With `watch`, the socket `connectionID` of the reader receives the feed's events from now on.
     func feedPage(
-        group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, request: AuthenticatedRequest
+        group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, watchOn connectionID: String? = nil,
+        request: AuthenticatedRequest
     ) async throws -> (feed: Feed, created: Bool, page: ActivityPage, followers: FollowPage, following: FollowPage) {
         try DeclaredBounds.check(body)
         let feedID = try FeedID(group: group, id: id, field: "feed_id")
@@ -43,6 +45,10 @@ extension FeedsAPIImplementation {
             feedID, creatorID: creator, visibility: visibility, logger: request.logger)
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
             throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
+        }
+        // Without a socket (a client not connected yet) there is nothing to watch with: the read stands.
+        if body.watch == true, let connectionID {
+            try await realtime.watch(feedID.description, connectionID: connectionID, principal: request.principal)
         }
         // Accepted follows only, as Stream lists them; the feed was found readable above. The
         // feed's counts say when there are none, which spares the query.

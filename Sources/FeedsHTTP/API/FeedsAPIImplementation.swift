@@ -10,6 +10,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let uploads: UploadPipeline
     let idempotency: Idempotency
     let settingsStore: any AppSettingsStore
+    let realtime: Realtime
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

@@ -29,7 +29,8 @@ public func buildApplication(
     services: [any Service] = [],
     wrapCDN: (@Sendable (any CDNClient) -> any CDNClient)? = nil,
     logger: Logger,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onWebSocketRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     _ = PrometheusMetrics.registry
     ReceiveBufferReuse.apply()
@@ -70,10 +71,24 @@ public func buildApplication(
     router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
     OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
     registerCDNRoutes(backend, uploads: uploads, hot: hot, on: router)
+    // Real time: this node's sockets, and the events of every node's writes through PostgreSQL.
+    let hub = RealtimeHub()
+    let bus = PostgresEventBus(client: client, listening: database.named("feeds-listener"), logger: logger)
+    bus.onReceive(
+        deliver: { hub.deliver($0) },
+        watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
+        gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
+    let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in
+        try await bus.forwardWatch(connectionID: connectionID, fid: fid, userID: userID, on: on)
+    }
     let api = FeedsAPIImplementation(
         store: store, uploads: uploads, idempotency: Idempotency(store: idempotencyStore),
-        settingsStore: settingsStore
+        settingsStore: settingsStore, realtime: realtime
     )
+    let realtimeServer = makeRealtimeServer(
+        configuration,
+        endpoint: RealtimeEndpoint(hub: hub, authenticator: authenticator, store: store, authTimeout: .seconds(10), now: { Date() }),
+        logger: logger, onServerRunning: onWebSocketRunning)
     // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
     let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
     let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
@@ -104,7 +119,8 @@ public func buildApplication(
                 ]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-        services: services + [client, preparedClient] + [
+        services: services + [client, preparedClient, realtimeServer, HealthCheckService(hub: hub, interval: configuration.healthCheckInterval)] + [
+            AfterGate(gate: migrated, service: bus),
             AfterGate(
                 gate: migrated,
                 service: AppSettingsListener(

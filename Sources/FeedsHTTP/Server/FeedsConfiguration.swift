@@ -52,6 +52,17 @@ public struct FeedsConfiguration: Sendable {
     /// Fan-out workers on this node, copying posts into followers' timelines
     /// (`FEEDS_FANOUT_WORKERS`); 0 leaves the queue to other nodes.
     public var fanoutWorkers: Int = 2
+    /// The port of the real-time WebSocket (`FEEDS_WS_PORT`; 0 picks a free one): Stream's client
+    /// SDKs dial 8800 for a server on 3030, so that is the default then, else the HTTP port + 1.
+    public var webSocketPort: Int? = nil
+    /// How often every socket gets a `health.check` (`FEEDS_WS_HEALTH_INTERVAL`).
+    public var healthCheckInterval: Duration = .seconds(10)
+    /// How long a socket may stay quiet before a ping it must answer; one unanswered closes it.
+    public var webSocketPingInterval: Duration = .seconds(30)
+
+    /// The WebSocket port in effect.
+    public var effectiveWebSocketPort: Int { webSocketPort ?? (port == 3030 ? 8800 : port == 0 ? 0 : port + 1) }
+
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
     public var s3: S3Configuration? = nil
 

@@ -16,6 +16,9 @@ struct JSONWriter {
         buffer = ByteBufferAllocator().buffer(capacity: capacity)
     }
 
+    /// What was written, as bytes.
+    var bytes: [UInt8] { Array(buffer.readableBytesView) }
+
     // MARK: Containers
 
     mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {

@@ -1,0 +1,36 @@
+/// A real-time event for the watchers of feeds, as every node delivers it.
+public struct FeedEvent: Sendable, Equatable {
+    /// The feeds whose watchers get it; each watcher gets it with the `fid` it watches.
+    public var fids: [String]
+    /// Set for an event of a private activity: only this user (its owner) may see it.
+    public var onlyFor: String?
+    /// The event as Stream sends it, a JSON object without its `fid`.
+    public var payload: [UInt8]
+
+    public init(fids: [String], onlyFor: String?, payload: [UInt8]) {
+        self.fids = fids
+        self.onlyFor = onlyFor
+        self.payload = payload
+    }
+
+    /// The event as a watcher of `fid` gets it.
+    public func message(for fid: String) -> [UInt8] {
+        var message = Array(#"{"fid":"#.utf8)
+        message += Array(JSONValue.string(fid).text.utf8)
+        if payload.count > 2 { message.append(UInt8(ascii: ",")) }
+        message += payload.dropFirst()
+        return message
+    }
+}
+
+/// Where writes send their events once they committed. Delivery is at most once: a node that may
+/// have missed events tells its clients to re-sync instead.
+public protocol EventPublisher: Sendable {
+    func publish(_ events: [FeedEvent])
+}
+
+/// A cluster of one, without real time: what tools that need no events publish to.
+public struct NoEvents: EventPublisher {
+    public init() {}
+    public func publish(_ events: [FeedEvent]) {}
+}

@@ -1,0 +1,189 @@
+import FeedsCore
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import ServiceLifecycle
+
+/// Real-time events between nodes through PostgreSQL, with nothing else to run: a node inserts
+/// its writes' events into `realtime_events` and notifies `feeds_events` with their ids; every
+/// node listens, reads each batch once, and hands it to `deliver`. Watch requests for a socket
+/// held by another node travel on `feeds_watch` (`forwardWatch`).
+///
+/// Publishing does not hold up the write's reply: events queue, and one flush at a time writes
+/// all that queued meanwhile in one statement, so a busy node batches by itself. When the
+/// listening connection is lost, events may have been missed: `gap` runs once it listens again,
+/// for the node to tell its clients to re-sync.
+public final class PostgresEventBus: EventPublisher, Service {
+    public static let eventsChannel = "feeds_events"
+    public static let watchChannel = "feeds_watch"
+    /// Events per statement: their ids must fit a notification's 8000 bytes.
+    static let batchLimit = 400
+    /// Events waiting past this many are dropped (and counted): the database is not keeping up.
+    static let queueLimit = 50_000
+
+    let client: PostgresClient
+    /// A connection of its own for listening, outside the pool: a node with a pool of two must
+    /// not lose one of them to waiting.
+    let listener: PostgresClient
+    let logger: Logger
+    private let state = NIOLockedValueBox(Queue())
+    private let handlers = NIOLockedValueBox<Handlers?>(nil)
+
+    struct Queue {
+        var events: [FeedEvent] = []
+        var flushing = false
+        var dropped = 0
+    }
+
+    struct Handlers {
+        var deliver: @Sendable ([FeedEvent]) async -> Void
+        var watch: @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void
+        var gap: @Sendable () async -> Void
+    }
+
+    /// `listening` is the database's configuration, for the listening connection.
+    public init(client: PostgresClient, listening configuration: PostgresClient.Configuration, logger: Logger) {
+        self.client = client
+        var configuration = configuration
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = 1
+        self.listener = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Where this node's listener hands what it receives; set before `run`.
+    public func onReceive(
+        deliver: @escaping @Sendable ([FeedEvent]) async -> Void,
+        watch: @escaping @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void,
+        gap: @escaping @Sendable () async -> Void
+    ) {
+        handlers.withLockedValue { $0 = Handlers(deliver: deliver, watch: watch, gap: gap) }
+    }
+
+    public func publish(_ events: [FeedEvent]) {
+        guard !events.isEmpty else { return }
+        let start = state.withLockedValue { queue -> Bool in
+            let room = max(0, Self.queueLimit - queue.events.count)
+            queue.events += events.prefix(room)
+            queue.dropped += events.count - min(room, events.count)
+            guard !queue.flushing else { return false }
+            queue.flushing = true
+            return true
+        }
+        if start { Task { await flush() } }
+    }
+
+    /// Asks the node holding `connectionID` to start (or stop) sending it `fid`'s events.
+    public func forwardWatch(connectionID: String, fid: String, userID: String, on: Bool) async throws {
+        let message = [connectionID, fid, userID, on ? "1" : "0"].joined(separator: " ")
+        try await client.query("SELECT pg_notify(\(Self.watchChannel), \(message))", logger: logger)
+    }
+
+    /// Writes what queued, a batch per statement, until nothing is left.
+    private func flush() async {
+        while true {
+            let (batch, dropped) = state.withLockedValue { queue -> ([FeedEvent], Int) in
+                let batch = Array(queue.events.prefix(Self.batchLimit))
+                queue.events.removeFirst(batch.count)
+                if batch.isEmpty { queue.flushing = false }
+                defer { queue.dropped = 0 }
+                return (batch, queue.dropped)
+            }
+            if dropped > 0 { logger.error("real-time events dropped: the database is not keeping up", metadata: ["events": "\(dropped)"]) }
+            guard !batch.isEmpty else { return }
+            do {
+                try await client.query(
+                    """
+                    WITH e AS (
+                        INSERT INTO realtime_events (fids, only_for, payload)
+                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.p
+                        FROM unnest(\(batch.map { $0.fids.joined(separator: " ") })::text[], \(batch.map { $0.onlyFor ?? "" })::text[],
+                                    \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[]) WITH ORDINALITY AS x(f, o, p, n)
+                        ORDER BY x.n
+                        RETURNING id
+                    )
+                    SELECT pg_notify(\(Self.eventsChannel), string_agg(id::text, ',')) FROM e
+                    """, logger: logger)
+            } catch {
+                logger.error("real-time events not published", metadata: ["events": "\(batch.count)", "error": "\(error)"])
+            }
+        }
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.listener.run() }
+                group.addTask { await self.listen() }
+                group.addTask { await self.expireOld() }
+            }
+        }
+    }
+
+    /// Listens on both channels; after a lost connection, listens again and reports the gap.
+    private func listen() async {
+        var backoff = Duration.milliseconds(50)
+        var lost = false
+        while !Task.isCancelled {
+            do {
+                try await listener.withConnection { connection in
+                    try await connection.listen(on: Self.watchChannel) { watches in
+                        try await connection.listen(on: Self.eventsChannel) { events in
+                            if lost, let gap = self.handlers.withLockedValue({ $0?.gap }) { await gap() }
+                            lost = false
+                            backoff = .milliseconds(50)
+                            try await withThrowingTaskGroup { group in
+                                group.addTask { for try await notification in watches { await self.watch(notification.payload) } }
+                                group.addTask { for try await notification in events { await self.read(notification.payload) } }
+                                try await group.next()
+                                group.cancelAll()
+                            }
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("lost the real-time listener; reconnecting", metadata: ["error": "\(error)"])
+            }
+            lost = true
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(5))
+        }
+    }
+
+    /// Reads the batch a notification names, once for this node, and delivers it.
+    private func read(_ payload: String) async {
+        let ids = payload.split(separator: ",").compactMap { Int64($0) }
+        guard !ids.isEmpty, let deliver = handlers.withLockedValue({ $0?.deliver }) else { return }
+        do {
+            let rows = try await client.query(
+                "SELECT fids, only_for, payload FROM realtime_events WHERE id = ANY(\(ids)) ORDER BY id", logger: logger)
+            var events: [FeedEvent] = []
+            for try await (fids, onlyFor, payload) in rows.decode(([String], String?, String).self) {
+                events.append(FeedEvent(fids: fids, onlyFor: onlyFor, payload: Array(payload.utf8)))
+            }
+            await deliver(events)
+        } catch {
+            logger.error("cannot read real-time events", metadata: ["events": "\(ids.count)", "error": "\(error)"])
+        }
+    }
+
+    private func watch(_ payload: String) async {
+        let parts = payload.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, let watch = handlers.withLockedValue({ $0?.watch }) else { return }
+        await watch(parts[0], parts[1], parts[2], parts[3] == "1")
+    }
+
+    /// Events are read within moments of their insert; those older than two minutes go.
+    private func expireOld() async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .seconds(60)) } catch { return }
+            do {
+                try await client.query(
+                    "DELETE FROM realtime_events WHERE created_at < now() - interval '2 minutes'", logger: logger)
+            } catch {
+                logger.warning("cannot expire real-time events", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
