@@ -8,6 +8,8 @@ public enum Scenario: String, Sendable, CaseIterable, Codable {
     /// Timelines: a follow graph is set up first, then timeline reads and posts mixed; the
     /// read-back also finds every acknowledged post in the timeline of every follower.
     case timeline
+    /// Sockets watching a feed while posts go on (`RealtimeRun`), not requests.
+    case realtime
 
     /// The `mixed` cycle, in tenths: mostly reads, as in a feed app, then posts, then files.
     static let mixedCycle: [Operation] = [
@@ -31,6 +33,7 @@ public enum Scenario: String, Sendable, CaseIterable, Codable {
         case .activityWithUploads: .activityWithUploads
         case .mixed: Self.mixedCycle[index % Self.mixedCycle.count]
         case .timeline: Self.timelineCycle[index % Self.timelineCycle.count]
+        case .realtime: .createActivity
         }
     }
 

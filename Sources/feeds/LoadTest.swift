@@ -14,8 +14,8 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "The app's API key (FEEDS_API_KEY).") var apiKey: String?
     @Option(name: .customLong("api-secret"), help: "The app's API secret, to mint user tokens (FEEDS_API_SECRET).")
     var apiSecret: String?
-    @Option(help: "create-activity, read-feed, upload-file, activity-with-uploads, mixed or timeline.") var scenario: Scenario =
-        .createActivity
+    @Option(help: "create-activity, read-feed, upload-file, activity-with-uploads, mixed, timeline or realtime.")
+    var scenario: Scenario = .createActivity
     @Option(help: "Requests in flight at once.") var concurrency = 8
     @Option(help: "Seconds to measure (default 10 unless --requests is given).") var duration: Double?
     @Option(help: "Requests to measure, instead of a duration.") var requests: Int?
@@ -24,6 +24,10 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .customLong("file-size"), help: "Bytes per uploaded file: 10240, 10KB, 100MB.") var fileSize = "10KB"
     @Option(help: "Seconds of load before measuring.") var warmup: Double = 0
     @Option(help: "Write the report as JSON to this path.") var json: String?
+    @Option(name: .customLong("ws-url"), help: "realtime: the WebSocket URL (default: the server's, port 3030 → 8800, else + 1).")
+    var wsURL: String?
+    @Option(help: "realtime: sockets watching the author's feed.") var watchers = 100
+    @Option(help: "realtime: posts per second (0: hold the sockets only).") var rate: Double = 100
     @Flag(name: .customLong("no-progress"), help: "Do not print the progress line.") var noProgress = false
 
     func validate() throws {
@@ -36,6 +40,7 @@ struct LoadTest: AsyncParsableCommand {
         guard let key = apiKey ?? environment["FEEDS_API_KEY"], let secret = apiSecret ?? environment["FEEDS_API_SECRET"] else {
             throw ValidationError("give --api-key and --api-secret (or FEEDS_API_KEY and FEEDS_API_SECRET)")
         }
+        if scenario == .realtime { return try await runRealtime(key: key, secret: secret) }
         let options = LoadTestOptions(
             url: url, apiKey: key, apiSecret: secret, scenario: scenario, concurrency: concurrency,
             limit: requests.map { .requests($0) } ?? .duration(seconds: duration ?? 10), users: users,
@@ -50,6 +55,31 @@ struct LoadTest: AsyncParsableCommand {
         }
         print(report.table)
         if let json { try report.write(to: json) }
+        if report.failed { throw ExitCode(1) }
+    }
+
+    /// `--scenario realtime`: sockets and posts instead of requests (`RealtimeRun`).
+    private func runRealtime(key: String, secret: String) async throws {
+        guard let base = URLComponents(string: url), let host = base.host else { throw ValidationError("--url \(url) is not a URL") }
+        let port = base.port ?? 80
+        let webSocketURL = wsURL ?? "ws://\(host):\(port == 3030 ? 8800 : port + 1)/api/v2/connect"
+        let run = RealtimeRun(
+            options: .init(
+                url: url, webSocketURL: webSocketURL, apiKey: key, apiSecret: secret, watchers: watchers, rate: rate,
+                seconds: duration ?? 10, userPrefix: userPrefix == "loadtest" ? "realtime" : userPrefix))
+        let report: RealtimeRun.Report
+        do {
+            report = try await run.run()
+        } catch let error as LoadTestError {
+            FileHandle.standardError.write(Data("feeds loadtest: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        print(report.table)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: json), options: .atomic)
+        }
         if report.failed { throw ExitCode(1) }
     }
 }

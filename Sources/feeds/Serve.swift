@@ -22,8 +22,8 @@ struct Serve: AsyncParsableCommand {
                     .token(userID: nil)
             }
             app = try await buildApplication(
-                configuration, database: database, services: embedded.map { [$0] } ?? [], logger: logger
-            ) { port in
+                configuration, database: database, services: embedded.map { [$0] } ?? [], logger: logger,
+                onServerRunning: { port in
                 let url = "http://\(configuration.host):\(port)"
                 print("Feeds is listening on \(url)")
                 if generated {
@@ -37,7 +37,11 @@ struct Serve: AsyncParsableCommand {
                 )
                 // Piped output is block-buffered; the banner must show at once.
                 fflush(nil)
-            }
+            },
+                onWebSocketRunning: { port in
+                    print("Real time (Stream's client SDKs connect here): ws://\(configuration.host):\(port)/api/v2/connect")
+                    fflush(nil)
+                })
         } catch {
             try? await embedded?.stop()
             throw error
