@@ -5,7 +5,7 @@ import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
 for name in ["out", "create", "create-loadtest", "reaction", "read", "timeline", "timeline-loadtest", "fanout", "images", "postgres",
-             "feeds-version", "load"]:
+             "feeds-version", "load", "realtime"]:
     p.add_argument("--" + name, required=True)
 for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "reaction-pg", "reaction-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
@@ -15,6 +15,7 @@ create_loadtest = json.load(open(a.create_loadtest))
 timeline, fanout = json.load(open(a.timeline)), json.load(open(a.fanout))
 timeline_loadtest = json.load(open(a.timeline_loadtest))
 reaction = json.load(open(a.reaction))
+realtime = json.load(open(a.realtime))
 
 
 def cpu():
@@ -142,6 +143,27 @@ rows = [
         "met": comment_ratio <= 1.2,
         "values": {"comment_s": a.comment_photo, "image_upload_s": a.image_upload, "ratio": comment_ratio},
     },
+    {
+        "measure": "10,000 idle sockets on one node",
+        "feeds": f'{realtime["idle"]["per_connection_kb"]:.1f} KB each, health checks >= {realtime["idle"]["health_checks_min"]}',
+        "baseline": "-",
+        "ratio": "-",
+        "target": "< 20 KB each, checks flowing",
+        "met": realtime["idle"]["per_connection_kb"] < 20 and realtime["idle"]["health_checks_min"] >= 2,
+        "values": realtime["idle"],
+    },
+    *[{
+        "measure": f"write to delivery, 1,000 watchers, 100 posts/s, {where}",
+        "feeds": f'p50 {r["latency_p50_ms"]:.1f} ms, p99 {r["latency_p99_ms"]:.1f} ms; '
+                 f'{r["delivered"]}/{r["expected"]} delivered, {r["lost"]} lost, {r["duplicated"]} twice',
+        "baseline": "-",
+        "ratio": "-",
+        "target": target,
+        "met": r["lost"] == 0 and r["duplicated"] == 0 and r["failed_posts"] == 0
+               and (where == "one node" or r["latency_p99_ms"] < 100),
+        "values": r,
+    } for where, r, target in [("one node", realtime["one"], "nothing lost or doubled"),
+                               ("across nodes", realtime["across"], "p99 < 100 ms, nothing lost or doubled")]],
     {
         "measure": "4000x3000 JPEG to 400 px",
         "feeds": f'{images["resize_seconds"]:.3f} s',

@@ -211,6 +211,9 @@ comment_s=$(median9 "${comment_times[@]}")
 image_s=$(median9 "${image_times[@]}")
 echo "comment: ${comment_times[*]} s, image upload: ${image_times[*]} s (medians $comment_s, $image_s)"
 
+echo "== real time: idle sockets, write-to-delivery on one node and across two"
+"$here/realtime.sh" "$bin" "$dir/realtime.json"
+
 echo "== images: resize, cached variant, concurrent resizes"
 "$here/images.sh" "$bin" "$dir/images.json"
 
@@ -221,5 +224,5 @@ python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --reaction-pg-p99 "$reaction_pg_p99" \
   --create-pg-p99 "$create_pg_p99" --read-pg-p99 "$read_pg_p99" --timeline-pg-p99 "$timeline_pg_p99" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
-  --comment-photo "$comment_s" --image-upload "$image_s" \
+  --comment-photo "$comment_s" --image-upload "$image_s" --realtime "$dir/realtime.json" \
   --load "$load_at_start" --postgres "$("$psql" -tA "$db" -c 'SHOW server_version')" --feeds-version "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
