@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench's real-time rows: two `feeds serve` nodes (A and B) on one database, then
-#   idle:   10,000 sockets on B, its RSS before and while they are open (memory per connection),
+#   idle:   10,000 sockets on B watching a feed, its RSS before and while they are held (memory per connection),
 #           the fewest health checks a socket got in 25 s (every 10 s, so at least 2);
 #   one:    1,000 sockets on A watching one feed while A takes 100 posts/s for 20 s;
 #   across: the same with the sockets on B and the posts on A (events cross through PostgreSQL).
@@ -47,15 +47,14 @@ start a
 start b
 echo "== real time: 10,000 idle sockets on one node"
 rss_before=$(rss_kb "$b_pid")
-run idle "$b_ws" 10000 0 25 idle &
+run idle "$b_ws" 10000 0 25 idle >"$dir/idle.log" &
 loader=$!
-# The most RSS while the run holds its sockets (it connects, watches, then holds them 25 s).
-rss_during=$rss_before
-while kill -0 "$loader" 2>/dev/null; do
-  now=$(rss_kb "$b_pid"); [ "$now" -gt "$rss_during" ] && rss_during=$now
-  sleep 1
-done
+# Sampled 10 s after every socket is open and watching (the run says so), in the steady state.
+for _ in $(seq 1 1200); do grep -q '^holding' "$dir/idle.log" && break; sleep 0.1; done
+sleep 10
+rss_during=$(rss_kb "$b_pid")
 wait "$loader"
+cat "$dir/idle.log"
 echo "RSS before ${rss_before} kB, with 10,000 sockets ${rss_during} kB"
 
 echo "== real time: 1,000 watchers of one feed, 100 posts/s, one node"

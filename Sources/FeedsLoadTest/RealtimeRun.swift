@@ -80,18 +80,29 @@ public struct RealtimeRun: Sendable {
         }
     }
 
-    /// What the sockets saw, shared by their readers.
-    final class Tally: Sendable {
+    /// What one socket saw, written by that socket's task only (so its lock is never contended):
+    /// when each post arrived, its health checks, its connection id.
+    final class SocketLog: Sendable {
         struct State {
-            var sent: [Int: ContinuousClock.Instant] = [:]
-            var seen: [Set<Int>]
-            var duplicated = 0
-            var healthChecks: [Int]
-            var latency = Histogram<UInt64>(
-                lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+            var arrivals: [(seq: Int, at: ContinuousClock.Instant)] = []
+            var healthChecks = 0
+            var connectionID: String?
         }
-        let state: Shared<State>
-        init(watchers: Int) { state = Shared(State(seen: Array(repeating: [], count: watchers), healthChecks: Array(repeating: 0, count: watchers))) }
+        let state = Shared(State())
+
+        func record(_ message: ByteBuffer) {
+            let now = ContinuousClock.now
+            if let seq = RealtimeRun.number(after: #""text":"rt-"#, in: message) {
+                state.withLock { $0.arrivals.append((seq, now)) }
+            } else if message.readableBytesView.firstRange(of: #""type":"health.check""#.utf8) != nil {
+                state.withLock { $0.healthChecks += 1 }
+            } else if let id = RealtimeRun.connectionID(String(buffer: message)) {
+                state.withLock { $0.connectionID = id }
+            }
+        }
+
+        func saw(_ seq: Int) -> Bool { state.withLock { $0.arrivals.contains { $0.seq == seq } } }
+        var count: Int { state.withLock { $0.arrivals.count } }
     }
 
     let options: Options
@@ -112,19 +123,21 @@ public struct RealtimeRun: Sendable {
         try await call(client, "/feeds/feed_groups/user/feeds/\(author)", token: authorToken, body: "{}")
 
         // The sockets, and each watching the author's feed once connected.
-        let tally = Tally(watchers: options.watchers)
+        let sent = Shared<[Int: ContinuousClock.Instant]>([:])
         var sockets: [RealtimeSocket] = []
-        var readers: [Task<Void, Never>] = []
-        let connected = Shared<[Int: String]>([:])
+        var logs: [SocketLog] = []
         for index in 0..<options.watchers {
             let user = "\(options.userPrefix)-w\(index)"
-            let socket = RealtimeSocket(
-                url: options.webSocketURL, apiKey: options.apiKey, userID: user, token: try await minter.token(for: user), logger: logger)
-            sockets.append(socket)
-            readers.append(Task { await Self.read(socket, index: index, tally: tally, connected: connected) })
+            let log = SocketLog()
+            logs.append(log)
+            sockets.append(
+                RealtimeSocket(
+                    url: options.webSocketURL, apiKey: options.apiKey, userID: user, token: try await minter.token(for: user),
+                    logger: logger, onMessage: { log.record($0) }))
         }
-        try await waitFor("every socket connected", seconds: 120) { connected.withLock { $0.count } == options.watchers }
-        let ids = connected.withLock { $0 }
+        let all = logs
+        try await waitFor("every socket connected", seconds: 120) { all.allSatisfy { $0.state.withLock { $0.connectionID != nil } } }
+        let ids = all.map { $0.state.withLock { $0.connectionID! } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for batch in stride(from: 0, to: options.watchers, by: 64) {
                 group.addTask {
@@ -132,7 +145,7 @@ public struct RealtimeRun: Sendable {
                         let user = "\(options.userPrefix)-w\(index)"
                         try await call(
                             client, "/feeds/feed_groups/user/feeds/\(author)", token: try await minter.token(for: user),
-                            body: #"{"watch":true,"limit":1}"#, query: "&connection_id=\(ids[index]!)")
+                            body: #"{"watch":true,"limit":1}"#, query: "&connection_id=\(ids[index])")
                     }
                 }
             }
@@ -145,10 +158,8 @@ public struct RealtimeRun: Sendable {
         if options.rate > 0 {
             // A probe every watcher must get first: watches forwarded to another node are in place.
             let probe = -1
-            try await post(client, seq: probe, token: authorToken, author: author, tally: tally)
-            try await waitFor("the probe reaching every socket", seconds: 120) {
-                tally.state.withLock { $0.seen.allSatisfy { $0.contains(probe) } }
-            }
+            try await post(client, seq: probe, token: authorToken, author: author, sent: sent)
+            try await waitFor("the probe reaching every socket", seconds: 120) { all.allSatisfy { $0.saw(probe) } }
             let clock = ContinuousClock()
             let start = clock.now
             let interval = Duration.seconds(1 / options.rate)
@@ -157,7 +168,7 @@ public struct RealtimeRun: Sendable {
                 for seq in 0..<total {
                     try? await clock.sleep(until: start + interval * seq)
                     group.addTask {
-                        let ok = (try? await post(client, seq: seq, token: authorToken, author: author, tally: tally)) != nil
+                        let ok = (try? await post(client, seq: seq, token: authorToken, author: author, sent: sent)) != nil
                         return (seq, ok)
                     }
                 }
@@ -167,57 +178,49 @@ public struct RealtimeRun: Sendable {
             }
             posts = total
             let expected = acknowledged.count
-            try? await waitFor("late events", seconds: options.patience) {
-                tally.state.withLock { state in state.seen.allSatisfy { $0.count - 1 >= expected } }
-            }
+            try? await waitFor("late events", seconds: options.patience) { all.allSatisfy { $0.count - 1 >= expected } }
         } else {
+            // Said on stdout, for a script that samples the server's memory meanwhile.
+            print("holding \(options.watchers) sockets for \(options.seconds) s")
+            fflush(nil)
             try? await Task.sleep(for: .seconds(options.seconds))
         }
         for socket in sockets { await socket.close() }
-        for reader in readers { await reader.value }
 
-        return tally.state.withLock { state in
-            var lost = 0
-            var examples: [String] = []
-            for (index, seen) in state.seen.enumerated() {
-                for seq in acknowledged where !seen.contains(seq) {
-                    lost += 1
-                    if examples.count < 5 { examples.append("post \(seq) never reached watcher \(index)") }
+        let sentAt = sent.withLock { $0 }
+        var latency = Histogram<UInt64>(
+            lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+        var (lost, duplicated, delivered) = (0, 0, 0)
+        var examples: [String] = []
+        for (index, log) in all.enumerated() {
+            let state = log.state.withLock { $0 }
+            var seen = Set<Int>()
+            for (seq, at) in state.arrivals {
+                guard seen.insert(seq).inserted else { duplicated += 1; continue }
+                guard seq >= 0 else { continue }
+                delivered += 1
+                if let start = sentAt[seq] {
+                    let elapsed = (at - start).components
+                    latency.record(UInt64(max(0, elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000)))
                 }
             }
-            let delivered = state.seen.reduce(0) { $0 + $1.filter { $0 >= 0 }.count }
-            let latency = state.latency
-            return Report(
-                watchers: options.watchers, posts: posts, acknowledged: acknowledged.count,
-                expected: acknowledged.count * options.watchers, delivered: delivered, lost: lost, duplicated: state.duplicated,
-                failedPosts: failedPosts, latencyP50MS: latency.millis(atPercentile: 50), latencyP99MS: latency.millis(atPercentile: 99),
-                latencyMaxMS: latency.totalCount == 0 ? 0 : Double(latency.max) / 1000,
-                healthChecksMin: state.healthChecks.min() ?? 0, lostExamples: examples)
-        }
-    }
-
-    /// A socket's messages: its connection id, health checks, and the posts it sees (their text is `rt-<seq>`).
-    private static func read(_ socket: RealtimeSocket, index: Int, tally: Tally, connected: Shared<[Int: String]>) async {
-        for await message in socket.messages {
-            let now = ContinuousClock.now
-            if let seq = Self.number(after: #""text":"rt-"#, in: message) {
-                tally.state.withLock { state in
-                    if !state.seen[index].insert(seq).inserted { state.duplicated += 1; return }
-                    if seq >= 0, let sent = state.sent[seq] {
-                        let micros = (now - sent).components
-                        state.latency.record(UInt64(max(0, micros.seconds * 1_000_000 + micros.attoseconds / 1_000_000_000_000)))
-                    }
-                }
-            } else if message.contains(#""type":"health.check""#) {
-                tally.state.withLock { $0.healthChecks[index] += 1 }
-            } else if message.contains(#""type":"connection.ok""#), let id = Self.connectionID(message) {
-                connected.withLock { $0[index] = id }
+            for seq in acknowledged where !seen.contains(seq) {
+                lost += 1
+                if examples.count < 5 { examples.append("post \(seq) never reached watcher \(index)") }
             }
         }
+        return Report(
+            watchers: options.watchers, posts: posts, acknowledged: acknowledged.count,
+            expected: acknowledged.count * options.watchers, delivered: delivered, lost: lost, duplicated: duplicated,
+            failedPosts: failedPosts, latencyP50MS: latency.millis(atPercentile: 50), latencyP99MS: latency.millis(atPercentile: 99),
+            latencyMaxMS: latency.totalCount == 0 ? 0 : Double(latency.max) / 1000,
+            healthChecksMin: all.map { $0.state.withLock { $0.healthChecks } }.min() ?? 0, lostExamples: examples)
     }
 
-    private func post(_ client: HTTPClient, seq: Int, token: String, author: String, tally: Tally) async throws {
-        tally.state.withLock { $0.sent[seq] = ContinuousClock.now }
+    private func post(
+        _ client: HTTPClient, seq: Int, token: String, author: String, sent: Shared<[Int: ContinuousClock.Instant]>
+    ) async throws {
+        sent.withLock { $0[seq] = ContinuousClock.now }
         try await call(
             client, "/feeds/activities", token: token, body: #"{"type":"post","feeds":["user:\#(author)"],"text":"rt-\#(seq)"}"#)
     }
@@ -244,28 +247,29 @@ public struct RealtimeRun: Sendable {
         }
     }
 
-    /// The integer right after `marker` in `text` (a leading `-` allowed).
-    static func number(after marker: String, in text: String) -> Int? {
-        let utf8 = text.utf8
-        guard let range = utf8.firstRange(of: marker.utf8) else { return nil }
+    /// The integer right after `marker` in `message` (a leading `-` allowed).
+    static func number(after marker: String, in message: ByteBuffer) -> Int? {
+        let bytes = message.readableBytesView
+        guard let range = bytes.firstRange(of: marker.utf8) else { return nil }
         var value = 0
         var sign = 1
         var at = range.upperBound
-        if at < utf8.endIndex, utf8[at] == UInt8(ascii: "-") {
+        if at < bytes.endIndex, bytes[at] == UInt8(ascii: "-") {
             sign = -1
-            at = utf8.index(after: at)
+            at += 1
         }
         var digits = 0
-        while at < utf8.endIndex, (48...57).contains(utf8[at]) {
-            value = value * 10 + Int(utf8[at] - 48)
+        while at < bytes.endIndex, (48...57).contains(bytes[at]) {
+            value = value * 10 + Int(bytes[at] - 48)
             digits += 1
-            at = utf8.index(after: at)
+            at += 1
         }
         return digits > 0 ? sign * value : nil
     }
 
+    /// The id `connection.ok` gives.
     static func connectionID(_ message: String) -> String? {
-        guard let range = message.range(of: #""connection_id":""#) else { return nil }
+        guard message.contains(#""type":"connection.ok""#), let range = message.range(of: #""connection_id":""#) else { return nil }
         let rest = message[range.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }

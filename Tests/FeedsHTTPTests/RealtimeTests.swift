@@ -4,6 +4,7 @@ import FeedsLoadTest
 import FeedsPostgres
 import FeedsTestSupport
 import Foundation
+import NIOCore
 import PostgresNIO
 import Testing
 
@@ -198,7 +199,7 @@ import Testing
 
 /// A socket's messages, one at a time, as JSON.
 actor Inbox {
-    private var iterator: AsyncStream<String>.AsyncIterator
+    private var iterator: AsyncStream<ByteBuffer>.AsyncIterator
 
     init(_ socket: RealtimeSocket) {
         iterator = socket.messages.makeAsyncIterator()
@@ -208,7 +209,7 @@ actor Inbox {
     func next(within seconds: Int = 120) async throws -> JSONValue {
         let text = try await hangGuard("the next real-time message", seconds: seconds) { [self] in await self.take() }
         guard let text else { throw SocketEnded() }
-        return try JSONValue(parsing: text)
+        return try JSONValue(parsing: String(buffer: text))
     }
 
     /// The next event, health checks skipped.
@@ -220,7 +221,7 @@ actor Inbox {
     }
 
     /// Calls do not overlap: each waits for the one before (the guard's task awaits `take`).
-    private func take() async -> String? {
+    private func take() async -> ByteBuffer? {
         var current = iterator
         defer { iterator = current }
         return await current.next(isolation: self)

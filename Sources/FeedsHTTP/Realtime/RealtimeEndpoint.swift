@@ -52,7 +52,7 @@ struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
                 try await Self.write(RealtimeMessages.connectionOK(connectionID: id, user: user, at: now()), to: outbound)
                 for await message in outgoing {
                     switch message {
-                    case .text(let bytes): try await Self.write(bytes, to: outbound)
+                    case .text(let buffer): try await Self.write(buffer, to: outbound)
                     case .close(let code, let reason):
                         try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
                         return
@@ -67,7 +67,7 @@ struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
         // with one of ours; anything else a client sends is ignored.
         while let message = try? await messages.next() {
             guard case .text(let text) = message, text.contains("health.check") else { continue }
-            hub.send(id, .text(RealtimeMessages.healthCheck(connectionID: id, at: now())))
+            hub.send(id, .text(ByteBuffer(bytes: RealtimeMessages.healthCheck(connectionID: id, at: now()))))
         }
     }
 
@@ -110,6 +110,10 @@ struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
 
     /// A text frame of JSON bytes, without a detour through `String`.
     static func write(_ bytes: [UInt8], to outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))))
+        try await write(ByteBuffer(bytes: bytes), to: outbound)
+    }
+
+    static func write(_ buffer: ByteBuffer, to outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: buffer)))
     }
 }

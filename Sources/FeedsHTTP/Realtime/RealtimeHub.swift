@@ -1,6 +1,7 @@
 import FeedsCore
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// This node's WebSocket clients and the feeds each watches: events go to the watchers of their
 /// feeds that may see them. A client's messages queue in a bounded stream its socket drains; a
@@ -8,7 +9,8 @@ import NIOConcurrencyHelpers
 public final class RealtimeHub: Sendable {
     /// What a socket's writer is told to do.
     public enum Outgoing: Sendable, Equatable {
-        case text([UInt8])
+        /// One buffer, shared by every socket it goes to (a `ByteBuffer` is copied on write only).
+        case text(ByteBuffer)
         /// Close with this WebSocket code and reason, after what queued before.
         case close(code: UInt16, reason: String)
     }
@@ -92,11 +94,11 @@ public final class RealtimeHub: Sendable {
             for event in events {
                 for fid in event.fids {
                     guard let watchers = state.watchers[fid] else { continue }
-                    var message: [UInt8]?
+                    var message: ByteBuffer?
                     for id in watchers {
                         guard let client = state.clients[id] else { continue }
                         if let only = event.onlyFor, only != client.userID { continue }
-                        if message == nil { message = event.message(for: fid) }
+                        if message == nil { message = ByteBuffer(bytes: event.message(for: fid)) }
                         if case .dropped = client.sink.yield(.text(message!)) { slow.append(id) }
                     }
                 }
@@ -114,7 +116,7 @@ public final class RealtimeHub: Sendable {
     func healthCheckAll(now: Date) {
         let clients = state.withLockedValue { $0.clients }
         for (id, client) in clients {
-            client.sink.yield(.text(RealtimeMessages.healthCheck(connectionID: id, at: now)))
+            client.sink.yield(.text(ByteBuffer(bytes: RealtimeMessages.healthCheck(connectionID: id, at: now))))
         }
     }
 
