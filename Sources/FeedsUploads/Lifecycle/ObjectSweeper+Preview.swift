@@ -1,0 +1,11 @@
+import FeedsCore
+import Logging
+
+extension ObjectSweeper {
+    /// What the next sweep would delete, by state, under this sweeper's own TTLs.
+    package func preview(logger: Logger) async throws -> [ObjectRecord.State: ObjectTotals] {
+        try await objects.sweepable(
+            pendingTTL: pendingTTL, unattachedTTL: unattachedTTL, releasedTTL: releasedTTL, retryAfter: retryAfter,
+            logger: logger)
+    }
+}
