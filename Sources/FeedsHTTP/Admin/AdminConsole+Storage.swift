@@ -13,11 +13,9 @@ extension AdminConsole {
             body: """
                 \(notice)
                 <div class="grid">
-                <section><h2>Objects by state</h2>\(Self.totalsTable(try await totals))</section>
-                <section><h2>What the next gc would delete</h2>\(Self.totalsTable(try await sweepable))
-                <p class="hint">Uploads reserved over an hour ago whose request died, standalone uploads never attached
-                within the unattached TTL, objects released by their activity or comment over an hour ago, and deletes that
-                failed before.</p>
+                <section><h2>Objects by state</h2>\(Self.totalsTable(try await totals, states: ObjectRecord.State.allCases))</section>
+                <section><h2>What the next gc would delete</h2>\(Self.totalsTable(try await sweepable, states: sweeper.ages.map(\.state)))
+                <p class="hint">\(Self.sweepRule(sweeper.ages))</p>
                 <form method="post" action="/admin/storage/gc">\(Self.csrfField(admin.session))<button type="submit">Run gc now</button></form>
                 </section>
                 </div>
@@ -31,12 +29,27 @@ extension AdminConsole {
         return Self.redirect("/admin/storage?gc=1")
     }
 
-    private static func totalsTable(_ totals: [ObjectRecord.State: ObjectTotals]) -> HTML {
-        let rows: [HTML] = ObjectRecord.State.allCases.map { state in
+    /// What the sweep takes, in words: each state and how long it must have stayed in it.
+    private static func sweepRule(_ ages: [(state: ObjectRecord.State, age: Duration?)]) -> String {
+        let parts = ages.map { state, age in
+            age.map { "\(state.rawValue) for over \(hours($0))" } ?? "\(state.rawValue): never (FEEDS_UNATTACHED_TTL is off)"
+        }
+        return "gc deletes objects " + parts.joined(separator: ", ") + "."
+    }
+
+    private static func hours(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        if seconds >= 3600, seconds % 3600 == 0 { return "\(seconds / 3600) h" }
+        if seconds >= 60, seconds % 60 == 0 { return "\(seconds / 60) min" }
+        return "\(seconds) s"
+    }
+
+    private static func totalsTable(_ totals: [ObjectRecord.State: ObjectTotals], states: [ObjectRecord.State]) -> HTML {
+        let rows: [HTML] = states.map { state in
             let total = totals[state] ?? ObjectTotals()
             return "<tr><td>\(state.rawValue)</td><td class=\"number\">\(total.objects)</td><td class=\"number\">\(bytes(total.bytes))</td></tr>"
         }
-        let all = totals.values.reduce(ObjectTotals()) { ObjectTotals(objects: $0.objects + $1.objects, bytes: $0.bytes + $1.bytes) }
+        let all = states.compactMap { totals[$0] }.reduce(ObjectTotals()) { ObjectTotals(objects: $0.objects + $1.objects, bytes: $0.bytes + $1.bytes) }
         return """
             <div class="table"><table>
             <thead><tr><th>State</th><th class="number">Objects</th><th class="number">Bytes</th></tr></thead>

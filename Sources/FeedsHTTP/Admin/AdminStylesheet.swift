@@ -48,7 +48,7 @@ enum AdminStylesheet {
         tr:last-child td { border-bottom: 0; }
         img.thumb { width: 56px; height: 56px; object-fit: cover; border-radius: 4px; display: block; background: var(--panel); }
         .muted { color: var(--muted); }
-        .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; word-break: break-all; }
+        .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; overflow-wrap: break-word; }
         .sign-in { max-width: 26rem; margin: 2rem auto; }
         .sign-in input { max-width: none; }
         .grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); }

@@ -8,4 +8,9 @@ extension ObjectSweeper {
             pendingTTL: pendingTTL, unattachedTTL: unattachedTTL, releasedTTL: releasedTTL, retryAfter: retryAfter,
             logger: logger)
     }
+
+    /// How old an object of each state the sweep takes must be; nil: unattached uploads are kept.
+    package var ages: [(state: ObjectRecord.State, age: Duration?)] {
+        [(.reserved, pendingTTL), (.stored, unattachedTTL), (.released, releasedTTL), (.deleting, retryAfter)]
+    }
 }
