@@ -185,6 +185,8 @@ def step_blocked_extensions_reach_the_api(run):
 
 
 def step_an_upload_is_listed_with_its_thumbnail(run):
+    status, body = run.upload_file("file", "minutes.txt", b"Minutes of the last meeting.\n")
+    assert status == 201, f"a file upload answered {status}: {body}"
     status, body = run.upload_file("image", "sunset.png", photo(320, 200))
     assert status == 201, f"upload answered {status}: {body}"
     run.upload["url"] = body["file"]
