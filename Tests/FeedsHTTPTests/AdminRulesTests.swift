@@ -65,7 +65,10 @@ import Testing
         ("file_upload_config.size_limit", "a lot", "size_limit must be between 0"),
         ("image_upload_config.size_limit", "99999999999999999999999", "size_limit must be between 0"),
         ("cdn_expiration_seconds", "60", "cdn_expiration_seconds must be between 14400 (4 hours) and 1209600 (14 days)"),
-        ("file_upload_config.allowed_file_extensions", Array(repeating: "a", count: 300).enumerated().map { "e\($0.offset)" }.joined(separator: ","), "at most 256 entries"),
+        (
+            "file_upload_config.allowed_file_extensions",
+            Array(repeating: "a", count: 300).enumerated().map { "e\($0.offset)" }.joined(separator: ","), "at most 256 entries"
+        ),
     ])
     func aBadValueSaysWhichFieldAndWhyAndSavesNothing(field: String, typed: String, message: String) async throws {
         try await TestServer.run { server in
@@ -76,10 +79,13 @@ import Testing
             #expect(reply.status == 400, "\(reply.text)")
             #expect(reply.text.contains("\(field): "), "the field is named")
             #expect(reply.text.contains(message), "\(reply.text)")
-            #expect(reply.text.contains(#"name="\#(field)" value="\#(typed.replacingOccurrences(of: "\n", with: "\n"))" aria-invalid="true""#))
+            #expect(
+                reply.text.contains(
+                    #"name="\#(field)" value="\#(typed.replacingOccurrences(of: "\n", with: "\n"))" aria-invalid="true""#))
             #expect(try value(of: "file_upload_config.allowed_mime_types", in: reply) == "text/plain", "what was typed stays")
             #expect(try await version(server) == before)
-            #expect(try await server.api(.GET, "/app", as: nil).body["app"]["file_upload_config"]["allowed_mime_types"] == .array([]))
+            #expect(
+                try await server.api(.GET, "/app", as: nil).body["app"]["file_upload_config"]["allowed_mime_types"] == .array([]))
         }
     }
 
@@ -151,7 +157,8 @@ import Testing
             // The form comes back as typed, now on the current version: saving again is deliberate.
             #expect(try value(of: "file_upload_config.blocked_file_extensions", in: reply) == "exe")
             let again = try await client.post(
-                "/admin/rules", [("csrf", try client.csrf(in: reply)), ("version", try value(of: "version", in: reply))]
+                "/admin/rules",
+                [("csrf", try client.csrf(in: reply)), ("version", try value(of: "version", in: reply))]
                     + Self.fieldNames.map { ($0, try value(of: $0, in: reply)) })
             #expect(again.status == 303)
         }

@@ -204,7 +204,8 @@ import Testing
                 let client = AdminClient(server)
                 let form = try await client.get("/admin/sign-in")
                 let reply = try await client.post(
-                    "/admin/sign-in", [("csrf", try client.csrf(in: form)), ("api_key", TestServer.apiKey), ("api_secret", "guess")],
+                    "/admin/sign-in",
+                    [("csrf", try client.csrf(in: form)), ("api_key", TestServer.apiKey), ("api_secret", "guess")],
                     headers: [("feeds-peer-address", UUID().uuidString)])
                 #expect(reply.status == 401)
                 clock.advance(by: 10)  // each wait over before the next attempt

@@ -9,7 +9,10 @@ import Testing
     @Test func interpolatedTextIsEscapedAndMarkupIsNot() {
         let name = #"<a href="x" onclick='y'>&"#
         let html: HTML = "<td title=\"\(name)\">\(name)</td>\(HTML("<br>"))"
-        #expect(html.description == "<td title=\"&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;\">&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;</td><br>")
+        #expect(
+            html.description
+                == "<td title=\"&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;\">&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;</td><br>"
+        )
     }
 
     @Test func formsAreReadStrictly() throws {
@@ -19,7 +22,9 @@ import Testing
         for bad in ["a=1&a=2", "a=%", "a=%4", "a=%zz", "a=%ff", "a=%00", "%ff=1"] {
             #expect(throws: FeedsError.self, "\(bad)") { try FormFields(Array(bad.utf8)) }
         }
-        #expect(throws: FeedsError.self) { try FormFields(Array(repeating: UInt8(ascii: "a"), count: FormFields.maximumBytes + 1)) }
+        #expect(throws: FeedsError.self) {
+            try FormFields(Array(repeating: UInt8(ascii: "a"), count: FormFields.maximumBytes + 1))
+        }
     }
 
     @Test func listsAreTypedWithCommasSpacesOrLines() {
@@ -49,7 +54,8 @@ import Testing
 
         // Attempts at once take turns; past 30 s of queue one is told when to come back.
         let burst = (0..<8).map { _ in throttle.admit("c") }
-        #expect(Array(burst.prefix(7)) == [0, 0.5, 1.5, 3.5, 7.5, 15.5, 23.5].map { .proceed(after: .milliseconds(Int($0 * 1000))) })
+        #expect(
+            Array(burst.prefix(7)) == [0, 0.5, 1.5, 3.5, 7.5, 15.5, 23.5].map { .proceed(after: .milliseconds(Int($0 * 1000))) })
         #expect(burst[7] == .refused(retryAfterSeconds: 24))
         clock.advance(by: 24)
         #expect(throttle.admit("c") == .proceed(after: .seconds(8)))

@@ -33,7 +33,9 @@ import Testing
             let served = try await server.fetch(thumbnail)
             #expect(served.status == 200)
             #expect(served.headers.first(name: "content-type")?.hasPrefix("image/") == true)
-            let images = page.headers.first(name: "content-security-policy")?.split(separator: ";").first { $0.contains("img-src") }
+            let images = page.headers.first(name: "content-security-policy")?.split(separator: ";").first {
+                $0.contains("img-src")
+            }
             #expect(images?.contains(server.baseURL) == true, "\(images ?? "-")")
 
             #expect(keys(try await client.get("/admin/uploads?user=alice")) == [image])

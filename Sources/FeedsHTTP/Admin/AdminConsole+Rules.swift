@@ -5,7 +5,9 @@ import Hummingbird
 extension AdminConsole {
     func rulesPage(_ admin: AdminRequest) async throws -> Response {
         let settings = try await settingsStore.settings(logger: admin.logger)
-        let saved = admin.query["saved"].flatMap(Int64.init).map { "Saved as version \($0); every node applies it within a second." }
+        let saved = admin.query["saved"].flatMap(Int64.init).map {
+            "Saved as version \($0); every node applies it within a second."
+        }
         let unchanged = admin.query["unchanged"] != nil ? "Nothing changed, so nothing was saved." : nil
         return try await rulesForm(
             .ok, RulesForm(settings), admin: admin, notice: (saved ?? unchanged).map { Self.notice($0) })
@@ -31,7 +33,8 @@ extension AdminConsole {
             if error.kind == .conflict { form.version = try await settingsStore.settings(logger: admin.logger).version }
             let message = error.field.map { "\($0): \(error.message)" } ?? error.message
             return try await rulesForm(
-                .init(code: error.kind.status), form, admin: admin, notice: Self.notice(message, error: true), invalid: error.field)
+                .init(code: error.kind.status), form, admin: admin, notice: Self.notice(message, error: true),
+                invalid: error.field)
         }
     }
 

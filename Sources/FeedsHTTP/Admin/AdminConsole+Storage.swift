@@ -47,9 +47,12 @@ extension AdminConsole {
     private static func totalsTable(_ totals: [ObjectRecord.State: ObjectTotals], states: [ObjectRecord.State]) -> HTML {
         let rows: [HTML] = states.map { state in
             let total = totals[state] ?? ObjectTotals()
-            return "<tr><td>\(state.rawValue)</td><td class=\"number\">\(total.objects)</td><td class=\"number\">\(bytes(total.bytes))</td></tr>"
+            return
+                "<tr><td>\(state.rawValue)</td><td class=\"number\">\(total.objects)</td><td class=\"number\">\(bytes(total.bytes))</td></tr>"
         }
-        let all = states.compactMap { totals[$0] }.reduce(ObjectTotals()) { ObjectTotals(objects: $0.objects + $1.objects, bytes: $0.bytes + $1.bytes) }
+        let all = states.compactMap { totals[$0] }.reduce(ObjectTotals()) {
+            ObjectTotals(objects: $0.objects + $1.objects, bytes: $0.bytes + $1.bytes)
+        }
         return """
             <div class="table"><table>
             <thead><tr><th>State</th><th class="number">Objects</th><th class="number">Bytes</th></tr></thead>
@@ -62,9 +65,9 @@ extension AdminConsole {
         guard !runs.isEmpty else { return "<p class=\"muted\">No gc has run yet.</p>" }
         let rows: [HTML] = runs.map { run in
             let outcome: HTML =
-                if let error = run.error { "<span class=\"error-text\">failed: \(error)</span>" }
-                else if !run.ran { "<span class=\"muted\">another node was sweeping</span>" }
-                else { "done" }
+                if let error = run.error { "<span class=\"error-text\">failed: \(error)</span>" } else if !run.ran {
+                    "<span class=\"muted\">another node was sweeping</span>"
+                } else { "done" }
             return """
                 <tr><td>\(time(run.startedAt))</td><td>\(run.trigger.rawValue)</td><td>\(outcome)</td>
                 <td class="number">\(run.objects)</td><td class="number">\(run.failed)</td><td class="number">\(run.orphans)</td>

@@ -20,7 +20,8 @@ extension AdminConsole {
         let rows: [HTML] = listings.map { uploadRow($0, query: query, session: admin.session) }
         let older: HTML =
             listings.count == Self.uploadsPageSize
-            ? "<p><a href=\"/admin/uploads?\(query.olderQuery(after: listings[listings.count - 1]))\">Older uploads →</a></p>" : ""
+            ? "<p><a href=\"/admin/uploads?\(query.olderQuery(after: listings[listings.count - 1]))\">Older uploads →</a></p>"
+            : ""
         return page(
             title: "Uploads", session: admin.session,
             body: """
@@ -45,7 +46,10 @@ extension AdminConsole {
         }
         try await uploads.delete(key, logger: admin.logger)
         admin.logger.info("deleted an upload from the admin console", metadata: ["key": "\(key)"])
-        let back = (try? UploadsQuery(["user": admin.form["user"] ?? "", "kind": admin.form["kind"] ?? "", "state": admin.form["state"] ?? ""]))?
+        let back =
+            (try? UploadsQuery([
+                "user": admin.form["user"] ?? "", "kind": admin.form["kind"] ?? "", "state": admin.form["state"] ?? "",
+            ]))?
             .filterQuery ?? ""
         return Self.redirect("/admin/uploads?deleted=1" + (back.isEmpty ? "" : "&" + back))
     }
@@ -54,9 +58,11 @@ extension AdminConsole {
         func option(_ value: String, _ label: String, selected: String?) -> HTML {
             "<option value=\"\(value)\"\(value == (selected ?? "") ? HTML(" selected") : "")>\(label)</option>"
         }
-        let kinds = [option("", "any", selected: query.filter.kind?.rawValue)]
+        let kinds =
+            [option("", "any", selected: query.filter.kind?.rawValue)]
             + ["image", "file"].map { option($0, $0, selected: query.filter.kind?.rawValue) }
-        let states = [option("", "any", selected: query.filter.state?.rawValue)]
+        let states =
+            [option("", "any", selected: query.filter.state?.rawValue)]
             + UploadFilter.StateGroup.allCases.map { option($0.rawValue, $0.rawValue, selected: query.filter.state?.rawValue) }
         return """
             <form method="get" action="/admin/uploads" class="filters">
@@ -88,7 +94,8 @@ extension AdminConsole {
             <input type="hidden" name="state" value="\(query.filter.state?.rawValue ?? "")">
             <button type="submit" class="danger" aria-label="delete \(record.fileName)">Delete</button></form>
             """ : ""
-        let dimensions: HTML = record.width.flatMap { w in record.height.map { h in "<br><span class=\"muted\">\(w)×\(h)</span>" } } ?? ""
+        let dimensions: HTML =
+            record.width.flatMap { w in record.height.map { h in "<br><span class=\"muted\">\(w)×\(h)</span>" } } ?? ""
         return """
             <tr data-key="\(record.key.rawValue)">
             <td>\(thumbnail)</td>

@@ -107,9 +107,10 @@ struct AdminConsole: Sendable {
     func currentSession(_ request: Request) async throws -> (AdminSession, String)? {
         guard let token = request.cookies[Self.sessionCookie]?.value, !token.isEmpty, token.utf8.count <= 128 else { return nil }
         let hash = Self.hash(token)
-        guard let session = try await sessions.session(
-            tokenHash: hash, now: options.clock.now, idle: options.idleTimeout,
-            logger: AdminRequest.defaultLogger)
+        guard
+            let session = try await sessions.session(
+                tokenHash: hash, now: options.clock.now, idle: options.idleTimeout,
+                logger: AdminRequest.defaultLogger)
         else { return nil }
         return (session, hash)
     }
@@ -119,13 +120,16 @@ struct AdminConsole: Sendable {
         do {
             return try await withDeadline(deadline ?? self.deadline, "the admin console", body)
         } catch let error as FeedsError {
-            return page(.init(code: error.kind.status), title: "Error", session: nil, body: "<p class=\"error\">\(error.message)</p>")
+            return page(
+                .init(code: error.kind.status), title: "Error", session: nil, body: "<p class=\"error\">\(error.message)</p>")
         } catch {
             let scope = RequestScope.current
             scope?.logger.error("admin console request failed", metadata: ["error": "\(String(reflecting: error))"])
             return page(
                 .internalServerError, title: "Error", session: nil,
-                body: "<p class=\"error\">Something failed; the server log has the details under request id \(scope?.requestID ?? "-").</p>")
+                body:
+                    "<p class=\"error\">Something failed; the server log has the details under request id \(scope?.requestID ?? "-").</p>"
+            )
         }
     }
 

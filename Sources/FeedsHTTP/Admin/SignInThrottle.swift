@@ -47,7 +47,8 @@ final class SignInThrottle: Sendable {
     func admit(_ source: String) -> Admission {
         let now = clock.now
         return entries.withLock { entries in
-            var entry = entries[source].flatMap { now.timeIntervalSince($0.lastAttempt) < forgetAfter ? $0 : nil }
+            var entry =
+                entries[source].flatMap { now.timeIntervalSince($0.lastAttempt) < forgetAfter ? $0 : nil }
                 ?? Entry(attempts: 0, lastAttempt: now, nextTurn: now)
             let turn = max(now, entry.nextTurn)
             let wait = turn.timeIntervalSince(now) + delay(after: entry.attempts)

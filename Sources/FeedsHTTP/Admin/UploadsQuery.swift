@@ -43,7 +43,8 @@ struct UploadsQuery: Sendable, Equatable {
     /// The next page after `last`, with these filters.
     func olderQuery(after last: UploadListing) -> String {
         let page = Self.encode([
-            .init(name: "before_time", value: String(last.createdMicros)), .init(name: "before_key", value: last.record.key.rawValue),
+            .init(name: "before_time", value: String(last.createdMicros)),
+            .init(name: "before_key", value: last.record.key.rawValue),
         ])
         return filterQuery.isEmpty ? page : filterQuery + "&" + page
     }

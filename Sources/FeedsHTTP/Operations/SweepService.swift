@@ -20,7 +20,8 @@ struct SweepService: Service {
             while !Task.isCancelled {
                 do {
                     let due = reconciled.map { ContinuousClock.now - $0 >= reconcileInterval } ?? true
-                    let report = try await recordedSweep(sweeper, trigger: .schedule, reconciling: due, runs: runs, logger: logger)
+                    let report = try await recordedSweep(
+                        sweeper, trigger: .schedule, reconciling: due, runs: runs, logger: logger)
                     if due, report.ran { reconciled = .now }
                 } catch is CancellationError {
                     return
