@@ -44,11 +44,7 @@ public struct PostgresAdminStore: AdminStore {
     public func storageTotals(logger: Logger) async throws -> [ObjectRecord.State: ObjectTotals] {
         let rows = try await client.query(
             "SELECT state, count(*), coalesce(sum(size), 0)::bigint FROM cdn_objects GROUP BY state", logger: logger)
-        var totals: [ObjectRecord.State: ObjectTotals] = [:]
-        for try await (state, objects, bytes) in rows.decode((String, Int64, Int64).self) {
-            if let state = ObjectRecord.State(rawValue: state) { totals[state] = ObjectTotals(objects: objects, bytes: bytes) }
-        }
-        return totals
+        return try await PostgresObjectStore.totals(rows)
     }
 
     public func settingsAudit(limit: Int, logger: Logger) async throws -> [SettingsAuditEntry] {

@@ -139,6 +139,11 @@ public struct PostgresObjectStore: ObjectStore {
                 binds: Self.sweepableBinds(pendingTTL, unattachedTTL, releasedTTL, retryAfter)),
             logger: logger
         )
+        return try await Self.totals(rows)
+    }
+
+    /// Rows of (state, objects, bytes) as totals by state.
+    static func totals(_ rows: PostgresRowSequence) async throws -> [ObjectRecord.State: ObjectTotals] {
         var totals: [ObjectRecord.State: ObjectTotals] = [:]
         for try await (state, objects, bytes) in rows.decode((String, Int64, Int64).self) {
             if let state = ObjectRecord.State(rawValue: state) { totals[state] = ObjectTotals(objects: objects, bytes: bytes) }
