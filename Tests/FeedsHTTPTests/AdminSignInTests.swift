@@ -183,6 +183,9 @@ import Testing
             #expect(reply.status == 303 && reply.location == "/admin/sign-in?next=/admin/rules")
 
             let busy = try await AdminClient(server).signedIn()
+            #expect(
+                try await server.number("SELECT count(*)::int FROM admin_sessions") == 1,
+                "a sign-in clears sessions that are over")
             for _ in 0..<24 {
                 clock.advance(by: 29 * 60)
                 #expect(try await busy.get("/admin/storage").status == 200)

@@ -36,6 +36,6 @@ public protocol AdminSessionStore: Sendable {
     /// a minute; nil when there is none, or it expired (absolute or idle for longer than `idle`).
     func session(tokenHash: String, now: Date, idle: TimeInterval, logger: Logger) async throws -> AdminSession?
 
-    /// Ends a session (sign-out), and every session expired at `now`.
-    func end(tokenHash: String, now: Date, logger: Logger) async throws
+    /// Ends a session (sign-out), and every session over at `now` (expired, or idle for longer than `idle`).
+    func end(tokenHash: String, now: Date, idle: TimeInterval, logger: Logger) async throws
 }

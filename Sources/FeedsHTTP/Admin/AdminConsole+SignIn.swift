@@ -41,10 +41,10 @@ extension AdminConsole {
         throttle.succeeded(source)
         let now = options.clock.now
         // Always a new token: one planted in the browser beforehand (session fixation) is never
-        // promoted to a session, and is ended if it was one.
-        if let old = request.cookies[Self.sessionCookie]?.value, old.utf8.count <= 128 {
-            try await sessions.end(tokenHash: Self.hash(old), now: now, logger: AdminRequest.defaultLogger)
-        }
+        // promoted to a session, and is ended if it was one. Sessions that are over go too.
+        let old = request.cookies[Self.sessionCookie]?.value ?? ""
+        try await sessions.end(
+            tokenHash: Self.hash(old), now: now, idle: options.idleTimeout, logger: AdminRequest.defaultLogger)
         let token = Self.newToken()
         let session = AdminSession(
             csrfToken: Self.newToken(), credential: credential, createdAt: now, seenAt: now,
@@ -57,7 +57,8 @@ extension AdminConsole {
     }
 
     func signOut(_ admin: AdminRequest) async throws -> Response {
-        try await sessions.end(tokenHash: admin.tokenHash, now: options.clock.now, logger: admin.logger)
+        try await sessions.end(
+            tokenHash: admin.tokenHash, now: options.clock.now, idle: options.idleTimeout, logger: admin.logger)
         var response = Self.redirect("/admin/sign-in")
         response.setCookie(cookie(Self.sessionCookie, "", maxAge: 0))
         return response

@@ -36,7 +36,10 @@ struct AdminConsole: Sendable {
         router.get("/admin") { request, _ in try await signedIn(request) { _ in Self.redirect("/admin/rules") } }
         router.get("/admin/admin.css") { _, _ in AdminStylesheet.response }
         router.get("/admin/sign-in") { request, _ in try await guarded { try await signInPage(request) } }
-        router.post("/admin/sign-in") { request, _ in try await guarded { try await signIn(request) } }
+        // A slowed-down sign-in may wait its turn for up to the throttle's queue before its check.
+        router.post("/admin/sign-in") { request, _ in
+            try await guarded(deadline: deadline + .seconds(throttle.longestQueue)) { try await signIn(request) }
+        }
         router.post("/admin/sign-out") { request, _ in try await signedInForm(request) { try await signOut($0) } }
         router.get("/admin/rules") { request, _ in try await signedIn(request) { try await rulesPage($0) } }
         router.post("/admin/rules") { request, _ in try await signedInForm(request) { try await saveRules($0) } }

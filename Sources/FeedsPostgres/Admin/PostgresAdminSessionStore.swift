@@ -50,10 +50,14 @@ public struct PostgresAdminSessionStore: AdminSessionStore {
         return nil
     }
 
-    public func end(tokenHash: String, now: Date, logger: Logger) async throws {
+    public func end(tokenHash: String, now: Date, idle: TimeInterval, logger: Logger) async throws {
         try await client.committed(logger: logger) { connection in
             _ = try await connection.query(
-                "DELETE FROM admin_sessions WHERE token_hash = \(tokenHash) OR expires_at <= \(now)", logger: logger)
+                """
+                DELETE FROM admin_sessions
+                WHERE token_hash = \(tokenHash) OR expires_at <= \(now) OR seen_at <= \(now.addingTimeInterval(-idle))
+                """,
+                logger: logger)
         }
     }
 }
