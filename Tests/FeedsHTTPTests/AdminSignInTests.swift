@@ -159,6 +159,9 @@ import Testing
             let client = try await AdminClient(server).signedIn()
             let cookie = try #require(client.cookies["feeds_admin_session"])
             let csrf = try await client.sessionCSRF()
+            // Another site cannot sign the admin out either.
+            #expect(try await client.post("/admin/sign-out", [("csrf", "forged")]).status == 403)
+            #expect(try await client.get("/admin/rules").status == 200)
             let reply = try await client.post("/admin/sign-out", [("csrf", csrf)])
             #expect(reply.status == 303 && reply.location == "/admin/sign-in")
             #expect(client.cookies["feeds_admin_session"] == nil)

@@ -49,7 +49,8 @@ enum AdminStylesheet {
         img.thumb { width: 56px; height: 56px; object-fit: cover; border-radius: 4px; display: block; background: var(--panel); }
         .muted { color: var(--muted); }
         .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; overflow-wrap: break-word; }
-        .sign-in { max-width: 26rem; margin: 2rem auto; }
+        .sign-in { max-width: 26rem; margin: 1rem auto 2rem; }
+        main:has(.sign-in) h1 { max-width: 26rem; margin: 2rem auto 0; }
         .sign-in input { max-width: none; }
         .grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); }
         ul.changes { margin: 0; padding-left: 1.1rem; }
