@@ -8,7 +8,7 @@ import Testing
 /// The console's door: nothing without a session, sessions that end, forms that only their own
 /// session may post, and sign-ins that slow down when wrong without barring anyone.
 @Suite struct AdminSignInTests {
-    static let pages = ["/admin", "/admin/rules", "/admin/uploads", "/admin/storage"]
+    static let pages = ["/admin", "/admin/rules", "/admin/uploads", "/admin/storage", "/admin/no/such/page"]
     static let forms = ["/admin/rules", "/admin/uploads/delete", "/admin/storage/gc", "/admin/sign-out"]
 
     @Test func nothingIsReachableWithoutSigningIn() async throws {
@@ -57,6 +57,8 @@ import Testing
             }
             #expect(!cookie.contains("Secure"), "plain HTTP here: \(cookie)")
             #expect(try await withSecret.get("/admin/rules").status == 200)
+            let missing = try await withSecret.get("/admin/no/such/page")
+            #expect(missing.status == 404 && missing.text.contains("There is no such page."))
 
             let withToken = AdminClient(server)
             let token = try await server.token(nil)

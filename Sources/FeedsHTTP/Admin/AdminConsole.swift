@@ -48,6 +48,13 @@ struct AdminConsole: Sendable {
             try await signedInForm(request) { try await deleteUpload($0) }
         }
         router.get("/admin/storage") { request, _ in try await signedIn(request) { try await storagePage($0) } }
+        router.get("/admin/**") { request, _ in
+            try await signedIn(request) { admin in
+                page(
+                    .notFound, title: "Not found", session: admin.session,
+                    body: Self.notice("There is no such page.", error: true))
+            }
+        }
         router.post("/admin/storage/gc") { request, _ in
             try await signedInForm(request, deadline: options.gcDeadline) { try await runGC($0) }
         }
