@@ -11,7 +11,7 @@ public struct AdminConsoleOptions: Sendable {
     public var idleTimeout: TimeInterval = 30 * 60
     /// And this long after sign-in, however busy.
     public var sessionLifetime: TimeInterval = 12 * 3600
-    /// The longest a console request may take, gc aside (the request timeout by default).
+    /// How long "Run gc now" may take; other console requests get the request timeout.
     public var gcDeadline: Duration = .seconds(120)
 
     public init() {}
