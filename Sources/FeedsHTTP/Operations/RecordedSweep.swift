@@ -18,13 +18,13 @@ func recordedSweep(
         run = GCRun(
             trigger: trigger, startedAt: started, finishedAt: Date(), ran: report.ran, objects: report.objects,
             failed: report.failed, tempFiles: report.tempFiles, idempotencyKeys: report.idempotencyKeys, orphans: report.orphans)
-    } catch is CancellationError {
-        throw CancellationError()
     } catch {
+        // A sweep cut short by shutdown is no run to record, and the database may be going too.
+        if Task.isCancelled || error is CancellationError { throw error }
         outcome = .failure(error)
         run = GCRun(trigger: trigger, startedAt: started, finishedAt: Date(), ran: true, error: "\(error)")
     }
-    if run.ran || trigger != .schedule {
+    if run.ran || trigger != .schedule, !Task.isCancelled {
         do {
             try await runs.record(run, logger: logger)
         } catch {
