@@ -14,13 +14,14 @@ run: build
 	$(SWIFT) run --skip-build feeds serve
 
 ## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them.
-## Then Stream's Python SDK against the built server (scripts/sdk-conformance.sh) and schemathesis
-## against the spec it serves (scripts/schema-fuzz.sh); all three always run.
+## Then Stream's Python SDK against the built server (scripts/sdk-conformance.sh), schemathesis
+## against the spec it serves (scripts/schema-fuzz.sh) and the admin console in headless Chromium
+## (scripts/admin-browser.sh); all four always run.
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh sh -c \
 	  'status=0; $(SWIFT) test --skip-build || status=$$?; scripts/sdk-conformance.sh || status=1; \
-	  scripts/schema-fuzz.sh || status=1; exit $$status'
+	  scripts/schema-fuzz.sh || status=1; scripts/admin-browser.sh || status=1; exit $$status'
 
 ## Release build, then the server against its baselines (pgbench, nginx, vipsthumbnail) in the same run:
 ## a table of ratios and bench/results.json; fails when a target is missed. First, the 100 MB upload's memory on S3.

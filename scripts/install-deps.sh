@@ -10,6 +10,9 @@ python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 # FeedsMedia: libmagic sniffs types, libvips reads image headers (SwiftPM finds vips through pkg-config).
 [ -f /usr/include/magic.h ] || need+=(libmagic-dev)
 [ -f /usr/include/vips/vips.h ] || need+=(libvips-dev)
+# scripts/admin-browser.sh drives the admin console in headless Chromium (Selenium goes in a venv).
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 # `install-deps.sh bench`: what make bench measures against (nginx with its DAV module, wrk,
 # vipsthumbnail, pgbench), and perf for profiling the gaps it finds.
 if [ "${1:-}" = bench ]; then

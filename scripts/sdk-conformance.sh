@@ -37,12 +37,7 @@ run_pass() {
     FEEDS_SDK_PASS="$name" FEEDS_SDK_COUNTS="$counts" \
     PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$program" | tee "$work/$name-steps" || true
   stop_server
-  if [ -s "$counts" ]; then
-    read -r p f <"$counts"
-  else
-    p=0 f=1
-    echo "FAIL $name: the program ended without counting its steps"
-  fi
+  read -r p f <<<"$(counts_of "$counts" "$name")"
   passed=$((passed + p))
   failed=$((failed + f))
   if [ "$f" -gt 0 ]; then

@@ -89,3 +89,14 @@ python_venv() {
   "$venv/bin/pip" install --quiet --disable-pip-version-check "$requirement"
   echo "$requirement" >"$venv/pin"
 }
+
+# counts_of FILE LABEL: the "PASSED FAILED" line a test program wrote to FILE; a program that
+# wrote none (it crashed, or never started) counts as one failure, and says so.
+counts_of() {
+  if [ -s "$1" ]; then
+    cat "$1"
+  else
+    echo "FAIL $2: the program ended without counting its steps" >&2
+    echo "0 1"
+  fi
+}

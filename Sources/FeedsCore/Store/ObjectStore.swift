@@ -89,6 +89,12 @@ public protocol ObjectStore: Sendable {
         logger: Logger
     ) async throws -> [ObjectKey]
 
+    /// What `claimSweepable` would claim now (without its limit), by state, claiming nothing:
+    /// what the next gc would delete.
+    func sweepable(
+        pendingTTL: Duration, unattachedTTL: Duration?, releasedTTL: Duration, retryAfter: Duration, logger: Logger
+    ) async throws -> [ObjectRecord.State: ObjectTotals]
+
     /// Runs `body` if no other node is sweeping, and says whether it ran.
     func exclusively(logger: Logger, _ body: @Sendable () async throws -> Void) async throws -> Bool
 }

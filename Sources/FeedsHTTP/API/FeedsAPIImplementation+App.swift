@@ -28,7 +28,7 @@ extension FeedsAPIImplementation {
             cdnExpirationSeconds: body.cdnExpirationSeconds.map(Int.init)
         )
         // This node takes the change at once; the others hear of it through NOTIFY.
-        uploads.settings.offer(try await settingsStore.update(change, logger: request.logger))
+        uploads.settings.offer(try await settingsStore.update(change, by: "API, server token", logger: request.logger))
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 }

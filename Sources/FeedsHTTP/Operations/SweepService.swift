@@ -8,6 +8,8 @@ import ServiceLifecycle
 /// for objects no record names (a listing of the whole bucket is too dear for every sweep).
 struct SweepService: Service {
     let sweeper: ObjectSweeper
+    /// Where each run is recorded for the admin console.
+    let runs: any AdminStore
     let interval: Duration
     var reconcileInterval: Duration = .seconds(6 * 3600)
     let logger: Logger
@@ -18,7 +20,8 @@ struct SweepService: Service {
             while !Task.isCancelled {
                 do {
                     let due = reconciled.map { ContinuousClock.now - $0 >= reconcileInterval } ?? true
-                    let report = try await sweeper.sweep(reconciling: due, logger: logger)
+                    let report = try await recordedSweep(
+                        sweeper, trigger: .schedule, reconciling: due, runs: runs, logger: logger)
                     if due, report.ran { reconciled = .now }
                 } catch is CancellationError {
                     return

@@ -101,6 +101,12 @@ public func buildApplication(
     )
     pages.register(on: router)
     creates.register(on: router, generated: transport.generated)
+    let adminStore = PostgresAdminStore(client: client)
+    let sweeper = makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore)
+    try makeAdminConsole(
+        configuration, client: client, store: adminStore, settingsStore: settingsStore, uploads: uploads, sweeper: sweeper,
+        authenticator: authenticator
+    ).register(on: router)
 
     let serverName = "feeds"
     let migrated = StartGate()
@@ -115,7 +121,7 @@ public func buildApplication(
                     ConnectionGuard(
                         headerTimeout: TimeAmount(configuration.headerTimeout),
                         maxConnections: configuration.maxConnections, count: connections),
-                    LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)),
+                    LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)), PeerAddressHandler(),
                 ]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
@@ -128,8 +134,7 @@ public func buildApplication(
             AfterGate(
                 gate: migrated,
                 service: SweepService(
-                    sweeper: makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore),
-                    interval: configuration.gcInterval, logger: logger)),
+                    sweeper: sweeper, runs: adminStore, interval: configuration.gcInterval, logger: logger)),
         ] + (0..<configuration.fanoutWorkers).map { _ in AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger)) },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
@@ -225,7 +230,8 @@ package func sweepOnce(
         group.addTask { await client.run() }
         defer { group.cancelAll() }
         let uploads = try makeUploadPipeline(configuration, client: client, logger: logger)
-        return try await makeSweeper(configuration, uploads: uploads, idempotency: PostgresIdempotencyStore(client: client))
-            .sweep(reconciling: true, logger: logger)
+        return try await recordedSweep(
+            makeSweeper(configuration, uploads: uploads, idempotency: PostgresIdempotencyStore(client: client)), trigger: .cli,
+            reconciling: true, runs: PostgresAdminStore(client: client), logger: logger)
     }
 }

@@ -65,6 +65,8 @@ public struct FeedsConfiguration: Sendable {
 
     /// The S3-compatible store for uploads (`FEEDS_CDN=s3`); nil keeps them on the local disk.
     public var s3: S3Configuration? = nil
+    /// The admin console's clock and session lifetimes (the tests set a clock of their own).
+    public var admin = AdminConsoleOptions()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,

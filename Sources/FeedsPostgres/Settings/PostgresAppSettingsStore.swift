@@ -20,10 +20,17 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
         try await client.withConnection { try await Self.read(on: $0, forUpdate: false, logger: logger) }
     }
 
-    public func update(_ change: AppSettingsChange, logger: Logger) async throws -> AppSettings {
+    public func update(
+        _ change: AppSettingsChange, by actor: String, expectedVersion: Int64?, logger: Logger
+    ) async throws -> AppSettings {
         try change.validate()
         return try await client.transaction(logger: logger) { connection in
             let current = try await Self.read(on: connection, forUpdate: true, logger: logger)
+            if let expectedVersion, expectedVersion != current.version {
+                throw FeedsError.conflict(
+                    "the settings changed meanwhile (version \(current.version), not \(expectedVersion)); "
+                        + "review them and save again")
+            }
             var next = try change.applied(to: current)
             next.version = current.version + 1
             try await connection.query(
@@ -33,6 +40,13 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                     image_upload_config = \(try JSONText.encode(next.imageUploads))::jsonb,
                     cdn_expiration_seconds = \(next.cdnExpirationSeconds), updated_at = now()
                 WHERE app_id = 1
+                """,
+                logger: logger
+            )
+            try await connection.query(
+                """
+                INSERT INTO app_settings_audit (version, actor, changes)
+                VALUES (\(next.version), \(actor), \(current.differences(to: next)))
                 """,
                 logger: logger
             )

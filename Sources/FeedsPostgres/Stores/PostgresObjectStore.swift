@@ -104,22 +104,20 @@ public struct PostgresObjectStore: ObjectStore {
     ) async throws -> [ObjectKey] {
         // Rows are locked as they are picked (SKIP LOCKED), and PostgreSQL checks the condition
         // again on the locked row: an attach that committed meanwhile keeps its object.
+        var binds = Self.sweepableBinds(pendingTTL, unattachedTTL, releasedTTL, retryAfter)
+        binds.append(limit)
         let rows = try await client.query(
-            """
-            UPDATE cdn_objects SET state = 'deleting', updated_at = now(),
-                delete_attempts = delete_attempts + (CASE WHEN state = 'deleting' THEN 1 ELSE 0 END)
-            WHERE key IN (
-                SELECT key FROM cdn_objects
-                WHERE (state = 'reserved' AND updated_at < now() - \(Self.seconds(pendingTTL)) * interval '1 second')
-                   OR (state = 'stored' AND \(unattachedTTL.map(Self.seconds))::float8 IS NOT NULL
-                       AND updated_at < now() - \(unattachedTTL.map(Self.seconds))::float8 * interval '1 second')
-                   OR (state = 'released' AND updated_at < now() - \(Self.seconds(releasedTTL)) * interval '1 second')
-                   OR (state = 'deleting' AND updated_at < now() - \(Self.seconds(retryAfter)) * interval '1 second')
-                ORDER BY updated_at LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED
-            )
-            RETURNING key
-            """,
+            PostgresQuery(
+                unsafeSQL: """
+                    UPDATE cdn_objects SET state = 'deleting', updated_at = now(),
+                        delete_attempts = delete_attempts + (CASE WHEN state = 'deleting' THEN 1 ELSE 0 END)
+                    WHERE key IN (
+                        SELECT key FROM cdn_objects WHERE \(Self.sweepablePredicate)
+                        ORDER BY updated_at LIMIT $5
+                        FOR UPDATE SKIP LOCKED
+                    )
+                    RETURNING key
+                    """, binds: binds),
             logger: logger
         )
         var keys: [ObjectKey] = []
@@ -127,6 +125,50 @@ public struct PostgresObjectStore: ObjectStore {
             if let key = ObjectKey(rawValue: raw) { keys.append(key) }
         }
         return keys
+    }
+
+    public func sweepable(
+        pendingTTL: Duration, unattachedTTL: Duration?, releasedTTL: Duration, retryAfter: Duration, logger: Logger
+    ) async throws -> [ObjectRecord.State: ObjectTotals] {
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT state, count(*), coalesce(sum(size), 0)::bigint FROM cdn_objects
+                    WHERE \(Self.sweepablePredicate) GROUP BY state
+                    """,
+                binds: Self.sweepableBinds(pendingTTL, unattachedTTL, releasedTTL, retryAfter)),
+            logger: logger
+        )
+        return try await Self.totals(rows)
+    }
+
+    /// Rows of (state, objects, bytes) as totals by state.
+    static func totals(_ rows: PostgresRowSequence) async throws -> [ObjectRecord.State: ObjectTotals] {
+        var totals: [ObjectRecord.State: ObjectTotals] = [:]
+        for try await (state, objects, bytes) in rows.decode((String, Int64, Int64).self) {
+            if let state = ObjectRecord.State(rawValue: state) { totals[state] = ObjectTotals(objects: objects, bytes: bytes) }
+        }
+        return totals
+    }
+
+    /// What a sweep claims, in one place for the sweep and its preview: reserved older than $1
+    /// seconds, stored older than $2 (NULL keeps them), released older than $3, deleting older than $4.
+    static let sweepablePredicate = """
+        ((state = 'reserved' AND updated_at < now() - $1 * interval '1 second')
+           OR (state = 'stored' AND $2::float8 IS NOT NULL AND updated_at < now() - $2::float8 * interval '1 second')
+           OR (state = 'released' AND updated_at < now() - $3 * interval '1 second')
+           OR (state = 'deleting' AND updated_at < now() - $4 * interval '1 second'))
+        """
+
+    static func sweepableBinds(
+        _ pendingTTL: Duration, _ unattachedTTL: Duration?, _ releasedTTL: Duration, _ retryAfter: Duration
+    ) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(seconds(pendingTTL))
+        binds.append(unattachedTTL.map(seconds))
+        binds.append(seconds(releasedTTL))
+        binds.append(seconds(retryAfter))
+        return binds
     }
 
     public func exclusively(logger: Logger, _ body: @Sendable () async throws -> Void) async throws -> Bool {
@@ -168,7 +210,11 @@ public struct PostgresObjectStore: ObjectStore {
     }
 
     static func decode(_ row: PostgresRow) throws -> ObjectRecord? {
-        let c = try row.decode((String, String, String?, String, String, Int64, String, Int?, Int?, String).self)
+        record(try row.decode((String, String, String?, String, String, Int64, String, Int?, Int?, String).self))
+    }
+
+    /// A record from the values of `columns`, in order; nil when one is not of our form.
+    static func record(_ c: (String, String, String?, String, String, Int64, String, Int?, Int?, String)) -> ObjectRecord? {
         guard let key = ObjectKey(rawValue: c.0), let kind = ObjectRecord.Kind(rawValue: c.1),
             let state = ObjectRecord.State(rawValue: c.9)
         else { return nil }

@@ -1,0 +1,32 @@
+/// What a change did, field by field, for the audit list of the admin console.
+extension AppSettings {
+    /// One line per setting that differs between `self` and `next`, named as `PATCH /app` names
+    /// them (`file_upload_config.blocked_file_extensions: none → exe, bat`).
+    public func differences(to next: AppSettings) -> [String] {
+        var lines: [String] = []
+        for image in [false, true] {
+            let (old, name) = rules(forImage: image)
+            let new = next.rules(forImage: image).rules
+            let lists: [(String, [String], [String])] = [
+                ("allowed_file_extensions", old.allowedFileExtensions, new.allowedFileExtensions),
+                ("blocked_file_extensions", old.blockedFileExtensions, new.blockedFileExtensions),
+                ("allowed_mime_types", old.allowedMimeTypes, new.allowedMimeTypes),
+                ("blocked_mime_types", old.blockedMimeTypes, new.blockedMimeTypes),
+            ]
+            for (field, before, after) in lists where before != after {
+                lines.append("\(name).\(field): \(Self.listText(before)) → \(Self.listText(after))")
+            }
+            if old.sizeLimit != new.sizeLimit {
+                lines.append("\(name).size_limit: \(old.sizeLimit) → \(new.sizeLimit)")
+            }
+        }
+        if cdnExpirationSeconds != next.cdnExpirationSeconds {
+            lines.append("cdn_expiration_seconds: \(cdnExpirationSeconds) → \(next.cdnExpirationSeconds)")
+        }
+        return lines
+    }
+
+    private static func listText(_ list: [String]) -> String {
+        list.isEmpty ? "none" : list.joined(separator: ", ")
+    }
+}
