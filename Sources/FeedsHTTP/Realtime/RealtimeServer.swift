@@ -33,6 +33,38 @@ func makeRealtimeServer<Store: ActivityStore>(
     )
 }
 
+/// Runs the WebSocket server so that a shutting-down node's sockets are closed with 1012, which
+/// Stream's SDKs answer by reconnecting (to another node) and re-syncing; the close the server
+/// would send by itself (1000, normal) makes the JS SDK stop for good. So the server runs out of
+/// reach of the graceful shutdown, which closes the sockets first, waits a moment for them, then
+/// stops it.
+struct RealtimeShutdown: Service {
+    let server: any Service
+    let hub: RealtimeHub
+    /// How long the sockets have to take their close before the server stops anyway.
+    var drain: Duration = .seconds(3)
+
+    func run() async throws {
+        // Detached: the graceful shutdown (a task-local) does not reach it; cancelling it stops it.
+        let running = Task.detached { [server] in try await server.run() }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                _ = await running.result
+            } onGracefulShutdown: { [hub, drain] in
+                hub.resyncAll(reason: "the server is restarting; reconnect")
+                Task {
+                    let clock = ContinuousClock()
+                    let deadline = clock.now + drain
+                    while hub.count > 0, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+                    running.cancel()
+                }
+            }
+        } onCancel: {
+            running.cancel()
+        }
+    }
+}
+
 /// Sends every socket of this node a `health.check` each `interval`.
 struct HealthCheckService: Service {
     let hub: RealtimeHub

@@ -125,7 +125,10 @@ public func buildApplication(
                 ]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-        services: services + [client, preparedClient, realtimeServer, HealthCheckService(hub: hub, interval: configuration.healthCheckInterval)] + [
+        services: services + [
+            client, preparedClient, RealtimeShutdown(server: realtimeServer, hub: hub),
+            HealthCheckService(hub: hub, interval: configuration.healthCheckInterval),
+        ] + [
             AfterGate(gate: migrated, service: bus),
             AfterGate(
                 gate: migrated,
