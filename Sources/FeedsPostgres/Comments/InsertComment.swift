@@ -6,13 +6,18 @@ import PostgresNIO
 /// the commenter, and taking replies from them: `restrict_replies` `nobody` leaves only the
 /// activity's owner, `people_i_follow` those a feed of the owner follows), the user (if new), the comment, its attachments
 /// and the objects it links marked attached. Data-modifying CTEs run atomically, so when the check
-/// fails or a linked object is gone nothing is written; the row that comes back says which.
+/// fails or a linked object is gone nothing is written; the row that comes back says which, or
+/// gives the new comment's times and user (so that it needs no read back).
 /// Prepared once per connection, as the activity insert is.
 struct InsertComment: PostgresPreparedStatement {
     /// `made` false says why in the other columns: no `restriction` when the activity is missing
     /// or hidden, `allowed` false when it takes no comments from this user, otherwise the linked
     /// objects that could be attached (`attachable`) lack one.
-    typealias Row = (made: Bool, restriction: String?, allowed: Bool?, attachable: [String])
+    typealias Row = (made: Bool, restriction: String?, allowed: Bool?, attachable: [String], stored: Stored?)
+
+    /// What the insert returns of the comment it made: its times, and its user unless another
+    /// request created that user after the statement's snapshot.
+    typealias Stored = (created: Date, updated: Date, user: User?)
 
     static let name = "InsertComment"
 
@@ -36,10 +41,14 @@ struct InsertComment: PostgresPreparedStatement {
             WHERE allowed AND (SELECT count(*) FROM attachable) = (SELECT count(DISTINCT k) FROM unnest($12::text[]) k)
         ), new_user AS (
             INSERT INTO users (id) SELECT $4 FROM ok ON CONFLICT (id) DO NOTHING
+            RETURNING \(UserRow.columns)
+        ), author AS (
+            SELECT \(UserRow.columns) FROM new_user
+            UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $4
         ), made AS (
             INSERT INTO comments (id, activity_id, parent_id, user_id, depth, text, custom, mentioned_user_ids)
             SELECT $1, ok.id, $3, $4, $5, $6, $7::jsonb, $8 FROM ok
-            RETURNING id
+            RETURNING id, created_at, updated_at
         ), attached AS (
             INSERT INTO comment_attachments (comment_id, position, type, payload, object_key)
             SELECT made.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
@@ -49,7 +58,8 @@ struct InsertComment: PostgresPreparedStatement {
             WHERE key IN (SELECT key FROM attachable) AND EXISTS (SELECT 1 FROM made)
         )
         SELECT EXISTS (SELECT 1 FROM made), (SELECT restrict_replies FROM target), (SELECT allowed FROM target),
-               ARRAY(SELECT key FROM attachable)
+               ARRAY(SELECT key FROM attachable), made.created_at, made.updated_at, author.*
+        FROM (SELECT 1) AS one LEFT JOIN made ON true LEFT JOIN (SELECT * FROM author LIMIT 1) AS author ON true
         """
 
     let draft: CommentDraft
@@ -91,6 +101,14 @@ struct InsertComment: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        try row.decode((Bool, String?, Bool?, [String]).self)
+        var columns = RowReader(row)
+        let made: Bool = try columns.next(), restriction: String? = try columns.next(), allowed: Bool? = try columns.next()
+        let attachable: [String] = try columns.next()
+        guard made, let created: Date = try columns.next(), let updated: Date = try columns.next() else {
+            return (made, restriction, allowed, attachable, nil)
+        }
+        // No user columns (all null) when the user was created by a concurrent request.
+        guard let id: String = try columns.next() else { return (made, restriction, allowed, attachable, (created, updated, nil)) }
+        return (made, restriction, allowed, attachable, (created, updated, try UserRow.user(id: id, &columns)))
     }
 }

@@ -4,8 +4,8 @@ import Logging
 import PostgresNIO
 
 extension PostgresActivityStore {
-    /// One statement writes the comment or nothing (`InsertComment`), and the comment is read back
-    /// on its connection, which proves the write committed: two round trips, no transaction.
+    /// One statement writes the comment or nothing (`InsertComment`), and returns what the comment
+    /// needs beyond what was sent: one round trip, no transaction.
     public func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment {
         do {
             return try await client.withConnection { connection in
@@ -24,8 +24,17 @@ extension PostgresActivityStore {
                 }
                 guard let activityID else { throw FeedsError.input("name the activity", field: "object_id") }
                 let insert = InsertComment(draft, activityID: activityID, depth: depth, reader: principal.userID)
-                for try await outcome in try await connection.execute(insert, logger: logger) where !outcome.made {
-                    throw Self.refusal(outcome, activityID: activityID, linked: insert.linked)
+                var stored: InsertComment.Stored?
+                for try await outcome in try await connection.execute(insert, logger: logger) {
+                    guard outcome.made else { throw Self.refusal(outcome, activityID: activityID, linked: insert.linked) }
+                    stored = outcome.stored
+                }
+                // A new comment is what was sent, with no replies or reactions yet.
+                if let stored, let user = stored.user {
+                    return Comment(
+                        id: draft.id, activityID: activityID, parentID: draft.parentID, depth: depth, user: user, text: draft.text,
+                        custom: draft.custom, mentionedUserIDs: draft.mentionedUserIDs, attachments: draft.attachments,
+                        replyCount: 0, createdAt: stored.created, updatedAt: stored.updated, editedAt: nil, deletedAt: nil)
                 }
                 guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger) else {
                     throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
