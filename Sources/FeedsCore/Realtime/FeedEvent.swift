@@ -28,9 +28,3 @@ public struct FeedEvent: Sendable, Equatable {
 public protocol EventPublisher: Sendable {
     func publish(_ events: [FeedEvent])
 }
-
-/// A cluster of one, without real time: what tools that need no events publish to.
-public struct NoEvents: EventPublisher {
-    public init() {}
-    public func publish(_ events: [FeedEvent]) {}
-}

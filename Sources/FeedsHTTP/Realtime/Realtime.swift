@@ -8,11 +8,6 @@ struct Realtime: Sendable {
     /// Asks every node to start (or stop) a watch for a connection this node does not hold.
     let forwardWatch: @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async throws -> Void
 
-    /// Without other nodes or a database: for tools and tests that need no events.
-    static var local: Realtime {
-        Realtime(hub: RealtimeHub(), publisher: NoEvents(), forwardWatch: { _, _, _, _ in })
-    }
-
     /// Starts (or stops) sending `fid`'s events to the socket `connectionID` of the request's
     /// user, who was found allowed to read the feed.
     func watch(_ fid: String, connectionID: String, principal: Principal, on: Bool = true) async throws {

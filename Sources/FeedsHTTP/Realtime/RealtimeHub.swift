@@ -82,11 +82,6 @@ public final class RealtimeHub: Sendable {
         }
     }
 
-    /// Whether the connection is this node's.
-    public func holds(_ connectionID: String) -> Bool {
-        state.withLockedValue { $0.clients[connectionID] != nil }
-    }
-
     /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed.
     public func deliver(_ events: [FeedEvent]) {
         var slow: [String] = []
