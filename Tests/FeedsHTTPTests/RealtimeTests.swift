@@ -26,7 +26,6 @@ import Testing
             // The server's own, every interval, without asking.
             let unasked = try await inbox.next()
             #expect(unasked["type"].string == "health.check" && unasked["connection_id"].string == id)
-            #expect(try await server.api(.GET, "/users", as: "alice", query: "").status != 500)
             await socket.close()
         }
     }
