@@ -242,13 +242,12 @@ extension FeedsAPIImplementation {
     }
 
     /// The activities a delete names, as they were, for its events (a hard delete leaves nothing
-    /// to read after).
+    /// to read after): one query, as QueryActivities reads by id.
     private func activitiesForEvents(_ ids: [String], request: AuthenticatedRequest) async throws -> [String: Activity] {
-        var found: [String: Activity] = [:]
-        for id in Set(ids) {
-            if let activity = try await store.activity(id: id, viewer: .server, logger: request.logger) { found[id] = activity }
-        }
-        return found
+        var query = ActivityQuery(viewer: .server, limit: ActivityQuery.maxLimit)
+        query.ids = Array(Set(ids))
+        let found = try await store.queryActivities(query, logger: request.logger).activities
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private func publishDeleted(_ before: [String: Activity], _ deleted: [String]) {
