@@ -27,12 +27,19 @@ public final class PostgresEventBus: EventPublisher, Service {
     let listener: PostgresClient
     let logger: Logger
     private let state = NIOLockedValueBox(Queue())
+    private let received = NIOLockedValueBox(Received())
     private let handlers = NIOLockedValueBox<Handlers?>(nil)
 
     struct Queue {
         var events: [FeedEvent] = []
         var flushing = false
         var dropped = 0
+    }
+
+    /// Event ids notified and not read yet; `reading` while a reader takes them.
+    struct Received {
+        var ids: [Int64] = []
+        var reading = false
     }
 
     struct Handlers {
@@ -134,7 +141,7 @@ public final class PostgresEventBus: EventPublisher, Service {
                             backoff = .milliseconds(50)
                             try await withThrowingTaskGroup { group in
                                 group.addTask { for try await notification in watches { await self.watch(notification.payload) } }
-                                group.addTask { for try await notification in events { await self.read(notification.payload) } }
+                                group.addTask { for try await notification in events { self.received(notification.payload) } }
                                 try await group.next()
                                 group.cancelAll()
                             }
@@ -151,10 +158,35 @@ public final class PostgresEventBus: EventPublisher, Service {
         }
     }
 
-    /// Reads the batch a notification names, once for this node, and delivers it.
-    private func read(_ payload: String) async {
+    /// Notes the ids a notification names; one reader at a time reads all that were noted, so a
+    /// busy node reads (and its sockets are written) many batches at once, an idle one at once.
+    private func received(_ payload: String) {
         let ids = payload.split(separator: ",").compactMap { Int64($0) }
-        guard !ids.isEmpty, let deliver = handlers.withLockedValue({ $0?.deliver }) else { return }
+        let start = received.withLockedValue { received -> Bool in
+            received.ids += ids
+            guard !received.reading, !received.ids.isEmpty else { return false }
+            received.reading = true
+            return true
+        }
+        if start { Task { await readReceived() } }
+    }
+
+    private func readReceived() async {
+        while true {
+            let ids = received.withLockedValue { received -> [Int64] in
+                let ids = Array(received.ids.prefix(Self.batchLimit * 5))
+                received.ids.removeFirst(ids.count)
+                if ids.isEmpty { received.reading = false }
+                return ids
+            }
+            guard !ids.isEmpty else { return }
+            await read(ids)
+        }
+    }
+
+    /// Reads events once for this node, and delivers them.
+    private func read(_ ids: [Int64]) async {
+        guard let deliver = handlers.withLockedValue({ $0?.deliver }) else { return }
         do {
             let rows = try await client.query(
                 "SELECT fids, only_for, payload FROM realtime_events WHERE id = ANY(\(ids)) ORDER BY id", logger: logger)
