@@ -2,79 +2,31 @@ import FeedsCore
 import Foundation
 import Logging
 import NIOCore
-import NIOWebSocket
-import WSCore
 
-/// `GET /api/v2/connect` once upgraded, as Stream's client SDKs speak it: the first message
+/// `GET /api/v2/connect` as Stream's client SDKs speak it, once upgraded: the first message
 /// carries the token and the user (`{"token":…,"user_details":{"id":…}}`), the server answers
 /// `connection.ok` with the connection's id (which watch requests name) and then sends the events
 /// of the feeds it watches, and `health.check` both ways. A refusal is a `connection.error` with
 /// Stream's error (code 40 for an expired token, which the SDKs refresh and reconnect on), then
-/// a normal close, so that the SDKs do not retry a bad token in a loop.
+/// a normal close, so that the SDKs do not retry a bad token in a loop. `RealtimeSocketHandler`
+/// runs a socket; this is what it needs of the server.
 struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
     let hub: RealtimeHub
     let authenticator: Authenticator
     let store: Store
-    /// How long a new socket may take to send its first message.
-    let authTimeout: Duration
-    let now: @Sendable () -> Date
+    /// How long a new connection may take to upgrade and send its first message.
+    var authTimeout: Duration = .seconds(10)
+    /// How long a closed socket waits for the client's close frame before it hangs up.
+    var closeGrace: TimeAmount = .seconds(2)
+    var now: @Sendable () -> Date = { Date() }
 
     /// The largest message a client may send: the auth message with the user's custom data.
     static var maxMessage: Int { 64 << 10 }
 
-    func serve(
-        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, query: [String: String], logger: Logger
-    ) async {
-        let timer = Task {
-            try await Task.sleep(for: authTimeout)
-            try? await outbound.close(.policyViolation, reason: "no auth message within \(authTimeout)")
-        }
-        var messages = inbound.messages(maxSize: Self.maxMessage).makeAsyncIterator()
-        let first = try? await messages.next()
-        timer.cancel()
-        guard let first else { return }
-
-        let user: User
-        do {
-            user = try await authenticate(first, query: query, logger: logger)
-        } catch {
-            let refusal = (error as? FeedsError) ?? ErrorClassifier.classify(error)
-            logger.debug("real-time connection refused", metadata: ["error": "\(refusal.message)"])
-            try? await Self.write(RealtimeMessages.connectionError(refusal, at: now()), to: outbound)
-            try? await outbound.close(.normalClosure, reason: refusal.message)
-            return
-        }
-
-        let (id, outgoing) = hub.connect(userID: user.id)
-        defer { hub.disconnect(id) }
-        let writer = Task {
-            do {
-                try await Self.write(RealtimeMessages.connectionOK(connectionID: id, user: user, at: now()), to: outbound)
-                for await message in outgoing {
-                    switch message {
-                    case .text(let buffer): try await Self.write(buffer, to: outbound)
-                    case .close(let code, let reason):
-                        try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
-                        return
-                    }
-                }
-            } catch {
-                logger.debug("real-time write failed", metadata: ["error": "\(error)"])
-            }
-        }
-        defer { writer.cancel() }
-        // The client's health checks (`[{"type":"health.check",…}]` from the JS SDK) are answered
-        // with one of ours; anything else a client sends is ignored.
-        while let message = try? await messages.next() {
-            guard case .text(let text) = message, text.contains("health.check") else { continue }
-            hub.send(id, .text(ByteBuffer(bytes: RealtimeMessages.healthCheck(connectionID: id, at: now()))))
-        }
-    }
-
     /// The user the auth message names, once its token says it may be them (a user token for that
     /// user); the user is created, or its name, image and custom data updated, as connectUser does.
-    private func authenticate(_ message: WebSocketMessage, query: [String: String], logger: Logger) async throws -> User {
-        guard case .text(let text) = message, case .object(let auth) = try? JSONValue(parsing: text) else {
+    func authenticate(_ text: String, query: [String: String], logger: Logger) async throws -> User {
+        guard case .object(let auth) = try? JSONValue(parsing: text) else {
             throw FeedsError.input("the first message is the JSON auth message: token and user_details", field: "token")
         }
         guard case .string(let token) = auth["token"] else { throw FeedsError.input("token is missing", field: "token") }
@@ -106,14 +58,5 @@ struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
             throw FeedsError(.internal, "user \(id) was not written")
         }
         return user
-    }
-
-    /// A text frame of JSON bytes, without a detour through `String`.
-    static func write(_ bytes: [UInt8], to outbound: WebSocketOutboundWriter) async throws {
-        try await write(ByteBuffer(bytes: bytes), to: outbound)
-    }
-
-    static func write(_ buffer: ByteBuffer, to outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: buffer)))
     }
 }

@@ -4,25 +4,14 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// This node's WebSocket clients and the feeds each watches: events go to the watchers of their
-/// feeds that may see them. A client's messages queue in a bounded stream its socket drains; a
-/// client too slow to keep up is closed, and re-syncs when it reconnects (as the SDKs do).
+/// feeds that may see them. Writes go straight to the sockets' channels (`RealtimeConnection`);
+/// a client too slow to read them is closed, and re-syncs when it reconnects (as the SDKs do).
 public final class RealtimeHub: Sendable {
-    /// What a socket's writer is told to do.
-    public enum Outgoing: Sendable, Equatable {
-        /// One buffer, shared by every socket it goes to (a `ByteBuffer` is copied on write only).
-        case text(ByteBuffer)
-        /// Close with this WebSocket code and reason, after what queued before.
-        case close(code: UInt16, reason: String)
-    }
-
-    /// Messages a client may have queued before it counts as too slow.
-    static let queueLimit = 1_000
     /// WebSocket close code 1012 (service restart): reconnect, and read again what may be missed.
     public static let resyncCode: UInt16 = 1012
 
     struct Client {
-        let userID: String
-        let sink: AsyncStream<Outgoing>.Continuation
+        let connection: RealtimeConnection
         var watching: Set<String> = []
     }
 
@@ -32,6 +21,8 @@ public final class RealtimeHub: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// Messages waiting for their event loop, by loop; a loop with an entry has a drain coming.
+    private let outboxes = NIOLockedValueBox<[ObjectIdentifier: [(RealtimeConnection, ByteBuffer)]]>([:])
     /// Names this node's connections, so that another node's are told apart.
     let node = UUID().uuidString.prefix(8).lowercased()
 
@@ -40,21 +31,19 @@ public final class RealtimeHub: Sendable {
     /// The number of connected clients.
     public var count: Int { state.withLockedValue { $0.clients.count } }
 
-    /// A new client of `userID`: its connection id, and the messages to write to it.
-    func connect(userID: String) -> (id: String, messages: AsyncStream<Outgoing>) {
-        let id = "\(node)-\(UUID().lowercasedString)"
-        let (stream, sink) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
-        state.withLockedValue { $0.clients[id] = Client(userID: userID, sink: sink) }
-        return (id, stream)
+    /// A new connection's id: it starts with this node's name.
+    func newConnectionID() -> String { "\(node)-\(UUID().lowercasedString)" }
+
+    /// A client that said who it is: from now on it gets what it watches, and health checks.
+    func join(_ connection: RealtimeConnection) {
+        state.withLockedValue { $0.clients[connection.id] = Client(connection: connection) }
     }
 
-    func disconnect(_ id: String) {
-        let client = state.withLockedValue { state -> Client? in
-            guard let client = state.clients.removeValue(forKey: id) else { return nil }
+    func leave(_ id: String) {
+        state.withLockedValue { state in
+            guard let client = state.clients.removeValue(forKey: id) else { return }
             for fid in client.watching { state.unwatch(fid, by: id) }
-            return client
         }
-        client?.sink.finish()
     }
 
     public enum WatchOutcome: Sendable { case done, notYours, elsewhere, tooMany }
@@ -68,7 +57,7 @@ public final class RealtimeHub: Sendable {
     public func watch(connectionID: String, fid: String, userID: String, on: Bool) -> WatchOutcome {
         state.withLockedValue { state in
             guard var client = state.clients[connectionID] else { return .elsewhere }
-            guard client.userID == userID else { return .notYours }
+            guard client.connection.userID == userID else { return .notYours }
             if on {
                 guard client.watching.count < Self.watchLimit || client.watching.contains(fid) else { return .tooMany }
                 client.watching.insert(fid)
@@ -84,47 +73,65 @@ public final class RealtimeHub: Sendable {
 
     /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed.
     public func deliver(_ events: [FeedEvent]) {
-        var slow: [String] = []
+        var messages: [(RealtimeConnection, ByteBuffer)] = []
         state.withLockedValue { state in
             for event in events {
                 for fid in event.fids {
                     guard let watchers = state.watchers[fid] else { continue }
+                    // One frame, shared by every socket it goes to.
                     var message: ByteBuffer?
                     for id in watchers {
                         guard let client = state.clients[id] else { continue }
-                        if let only = event.onlyFor, only != client.userID { continue }
-                        if message == nil { message = ByteBuffer(bytes: event.message(for: fid)) }
-                        if case .dropped = client.sink.yield(.text(message!)) { slow.append(id) }
+                        if let only = event.onlyFor, only != client.connection.userID { continue }
+                        if message == nil { message = TextFrame.make(event.message(for: fid)) }
+                        messages.append((client.connection, message!))
                     }
                 }
             }
         }
-        for id in slow { close(id, code: Self.resyncCode, reason: "too slow to keep up; reconnect and re-sync") }
+        send(messages)
     }
 
-    /// Queues a message for one client.
-    func send(_ id: String, _ message: Outgoing) {
-        state.withLockedValue { $0.clients[id] }?.sink.yield(message)
+    /// Queues each message for its socket's event loop. A loop drains all that queued for it at
+    /// once, and flushes each socket once: when events come faster than a loop writes them, a
+    /// socket gets several in one write instead of a system call each.
+    func send(_ messages: [(RealtimeConnection, ByteBuffer)]) {
+        var byLoop: [ObjectIdentifier: [(RealtimeConnection, ByteBuffer)]] = [:]
+        for message in messages { byLoop[ObjectIdentifier(message.0.eventLoop), default: []].append(message) }
+        let idle = outboxes.withLockedValue { outboxes in
+            byLoop.compactMap { loop, batch -> (any EventLoop)? in
+                defer { outboxes[loop, default: []] += batch }
+                return outboxes[loop] == nil ? batch[0].0.eventLoop : nil
+            }
+        }
+        for loop in idle { loop.execute { self.drain(loop) } }
     }
+
+    private func drain(_ loop: any EventLoop) {
+        let batch = outboxes.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(loop)) } ?? []
+        var written: [ObjectIdentifier: RealtimeConnection] = [:]
+        for (connection, message) in batch {
+            connection.send(message)
+            written[ObjectIdentifier(connection)] = connection
+        }
+        for connection in written.values { connection.flush() }
+    }
+
+    private var connections: [RealtimeConnection] { state.withLockedValue { $0.clients.values.map(\.connection) } }
 
     /// Sends every client a health check (its own, with its connection id).
     func healthCheckAll(now: Date) {
-        let clients = state.withLockedValue { $0.clients }
-        for (id, client) in clients {
-            client.sink.yield(.text(ByteBuffer(bytes: RealtimeMessages.healthCheck(connectionID: id, at: now))))
-        }
+        send(connections.map { ($0, TextFrame.make(RealtimeMessages.healthCheck(connectionID: $0.id, at: now))) })
+    }
+
+    /// Pings every client; one that did not answer the previous ping (nor sent anything) is closed.
+    func pingAll() {
+        for connection in connections { connection.ping() }
     }
 
     /// Closes every client: their events may have been missed, so they reconnect and re-sync.
     public func resyncAll(reason: String) {
-        let ids = state.withLockedValue { Array($0.clients.keys) }
-        for id in ids { close(id, code: Self.resyncCode, reason: reason) }
-    }
-
-    func close(_ id: String, code: UInt16, reason: String) {
-        guard let client = state.withLockedValue({ $0.clients[id] }) else { return }
-        // Past a full queue: finishing the stream ends the writer, which closes the socket.
-        if case .dropped = client.sink.yield(.close(code: code, reason: reason)) { client.sink.finish() }
+        for connection in connections { connection.close(code: Self.resyncCode, reason: reason) }
     }
 }
 

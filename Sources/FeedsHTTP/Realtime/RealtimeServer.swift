@@ -1,81 +1,170 @@
 import FeedsCore
 import Foundation
-import Hummingbird
-import HummingbirdWebSocket
 import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
 import ServiceLifecycle
 
 /// The WebSocket server on its own port (`FeedsConfiguration.effectiveWebSocketPort`): only
-/// `GET /api/v2/connect`, upgraded. Sockets a client stops answering are closed by the ping
-/// (`webSocketPingInterval`), and the server goes on sending `health.check`s.
-func makeRealtimeServer<Store: ActivityStore>(
-    _ configuration: FeedsConfiguration, endpoint: RealtimeEndpoint<Store>, logger: Logger,
-    onServerRunning: @escaping @Sendable (Int) async -> Void
-) -> some Service {
-    let router = Router(context: BasicWebSocketRequestContext.self)
-    router.ws("/api/v2/connect") { inbound, outbound, context in
-        var query: [String: String] = [:]
-        for (name, value) in context.request.uri.queryParameters { query[String(name)] = String(value) }
-        await endpoint.serve(inbound, outbound, query: query, logger: context.logger)
-    }
-    return Application(
-        router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(
-                ws: .init(
-                    maxFrameSize: RealtimeEndpoint<Store>.maxMessage,
-                    autoPing: .enabled(timePeriod: configuration.webSocketPingInterval)))),
-        configuration: .init(
-            address: .hostname(configuration.host, port: configuration.effectiveWebSocketPort), serverName: "feeds"),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-        logger: logger
-    )
-}
-
-/// Runs the WebSocket server so that a shutting-down node's sockets are closed with 1012, which
-/// Stream's SDKs answer by reconnecting (to another node) and re-syncing; the close the server
-/// would send by itself (1000, normal) makes the JS SDK stop for good. So the server runs out of
-/// reach of the graceful shutdown, which closes the sockets first, waits a moment for them, then
-/// stops it.
-struct RealtimeShutdown: Service {
-    let server: any Service
-    let hub: RealtimeHub
-    /// How long the sockets have to take their close before the server stops anyway.
+/// `GET /api/v2/connect`, upgraded, on plain NIO channel handlers. No task per socket: an idle
+/// one costs its channel and a few handlers (bench/README.md has the figure).
+///
+/// On SIGTERM every socket is closed with 1012, which Stream's SDKs answer by reconnecting (to
+/// another node) and re-syncing; a normal close (1000) would make the JS SDK stop for good.
+struct RealtimeServer<Store: ActivityStore>: Service {
+    let endpoint: RealtimeEndpoint<Store>
+    let host: String
+    let port: Int
+    /// Sockets (and connections not yet upgraded) this node holds at once; one over is closed.
+    let maxConnections: Int
+    let logger: Logger
+    let onServerRunning: @Sendable (Int) async -> Void
+    /// How long the sockets have to take their close before shutdown goes on without them.
     var drain: Duration = .seconds(3)
 
     func run() async throws {
-        // Detached: the graceful shutdown (a task-local) does not reach it; cancelling it stops it.
-        let running = Task.detached { [server] in try await server.run() }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                _ = await running.result
-            } onGracefulShutdown: { [hub, drain] in
-                hub.resyncAll(reason: "the server is restarting; reconnect")
-                Task {
-                    let clock = ContinuousClock()
-                    let deadline = clock.now + drain
-                    while hub.count > 0, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-                    running.cancel()
+        let group = MultiThreadedEventLoopGroup.singleton
+        let quiesce = ServerQuiescingHelper(group: group)
+        let open = NIOLockedValueBox(0)
+        let (endpoint, maxConnections, logger) = (endpoint, maxConnections, logger)
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                 }
             }
+            // A client that stops reading is closed once 1 MB waits for it (`RealtimeSocketHandler.send`).
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 512 << 10, high: 1 << 20))
+            .childChannelInitializer { channel in
+                let count = open.withLockedValue { open in
+                    open += 1
+                    return open
+                }
+                channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
+                guard count <= maxConnections else { return channel.close() }
+                return channel.eventLoop.makeCompletedFuture {
+                    try endpoint.configureHTTP(channel, logger: logger)
+                }
+            }
+            .bind(host: host, port: port).get()
+        await onServerRunning(server.localAddress?.port ?? 0)
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                try? await server.closeFuture.get()
+            } onGracefulShutdown: {
+                quiesce.initiateShutdown(promise: nil)
+            }
         } onCancel: {
-            running.cancel()
+            server.close(promise: nil)
         }
+        // The sockets were told to close (`ChannelShouldQuiesceEvent`); give them a moment.
+        let clock = ContinuousClock()
+        let deadline = clock.now + drain
+        while open.withLockedValue({ $0 }) > 0, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
     }
 }
 
-/// Sends every socket of this node a `health.check` each `interval`.
+extension RealtimeEndpoint {
+    /// A new connection's pipeline: HTTP/1.1 until it upgrades on `/api/v2/connect`, a socket
+    /// after. Until its auth message it has `authTimeout`; other requests are answered 404.
+    func configureHTTP(_ channel: any Channel, logger: Logger) throws {
+        let pipeline = channel.pipeline.syncOperations
+        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(authTimeout)) { channel.close(promise: nil) }
+        try pipeline.configureHTTPServerPipeline(
+            withServerUpgrade: (
+                upgraders: [upgrader(deadline: deadline, logger: logger)],
+                completionHandler: { context in
+                    context.pipeline.syncOperations.removeHandler(name: NotASocketRequest.name, promise: nil)
+                }
+            ),
+            withErrorHandling: true)
+        try pipeline.addHandler(NotASocketRequest(), name: NotASocketRequest.name)
+    }
+
+    /// Upgrades `GET /api/v2/connect` and hands the socket to a `RealtimeSocketHandler`.
+    func upgrader(deadline: Scheduled<Void>?, logger: Logger) -> NIOWebSocketServerUpgrader {
+        NIOWebSocketServerUpgrader(
+            maxFrameSize: Self.maxMessage, automaticErrorHandling: true,
+            shouldUpgrade: { channel, head in
+                channel.eventLoop.makeSucceededFuture(ConnectURI.matches(head.uri) ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: Self.maxMessage),
+                        RealtimeSocketHandler(endpoint: self, query: ConnectURI.query(head.uri), deadline: deadline, logger: logger))
+                }
+            })
+    }
+
+}
+
+/// `/api/v2/connect?api_key=…&stream-auth-type=jwt`, the URI the SDKs dial.
+enum ConnectURI {
+    static func matches(_ uri: String) -> Bool { uri.prefix { $0 != "?" } == "/api/v2/connect" }
+
+    /// The URI's query, percent-decoded; a name given twice keeps its first value.
+    static func query(_ uri: String) -> [String: String] {
+        var query: [String: String] = [:]
+        for item in URLComponents(string: uri)?.queryItems ?? [] where query[item.name] == nil {
+            query[item.name] = item.value ?? ""
+        }
+        return query
+    }
+}
+
+/// Answers what the WebSocket port is asked that is not an upgrade of `/api/v2/connect`: 404
+/// (400 for that path without the upgrade), in Stream's error shape, then hangs up.
+final class NotASocketRequest: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+    static let name = "not-a-socket-request"
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data) else { return }
+        let upgradeMissing = ConnectURI.matches(head.uri)
+        let error =
+            upgradeMissing
+            ? FeedsError.input("/api/v2/connect is a WebSocket: send Upgrade: websocket")
+            : FeedsError.notFound("this port serves only the WebSocket /api/v2/connect")
+        let body = ByteBuffer(bytes: APIErrorBody.json(for: error, duration: "0.00ms"))
+        var headers = HTTPHeaders([("content-type", "application/json"), ("connection", "close")])
+        headers.add(name: "content-length", value: String(body.readableBytes))
+        let status = HTTPResponseStatus(statusCode: error.kind.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// Sends every socket of this node a `health.check` each `interval`, and a ping each
+/// `pingInterval` (a socket that let a whole interval pass without a frame is closed).
 struct HealthCheckService: Service {
     let hub: RealtimeHub
     let interval: Duration
+    let pingInterval: Duration
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: interval) } catch { return }
-                hub.healthCheckAll(now: Date())
+            await withDiscardingTaskGroup { group in
+                group.addTask { await every(interval) { hub.healthCheckAll(now: Date()) } }
+                group.addTask { await every(pingInterval) { hub.pingAll() } }
             }
+        }
+    }
+
+    private func every(_ interval: Duration, _ body: () -> Void) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            body()
         }
     }
 }

@@ -85,9 +85,10 @@ public func buildApplication(
         store: store, uploads: uploads, idempotency: Idempotency(store: idempotencyStore),
         settingsStore: settingsStore, realtime: realtime
     )
-    let realtimeServer = makeRealtimeServer(
-        configuration,
-        endpoint: RealtimeEndpoint(hub: hub, authenticator: authenticator, store: store, authTimeout: .seconds(10), now: { Date() }),
+    let realtimeServer = RealtimeServer(
+        endpoint: RealtimeEndpoint(
+            hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout),
+        host: configuration.host, port: configuration.effectiveWebSocketPort, maxConnections: configuration.maxConnections,
         logger: logger, onServerRunning: onWebSocketRunning)
     // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
     let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
@@ -126,8 +127,9 @@ public func buildApplication(
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [
-            client, preparedClient, RealtimeShutdown(server: realtimeServer, hub: hub),
-            HealthCheckService(hub: hub, interval: configuration.healthCheckInterval),
+            client, preparedClient, realtimeServer,
+            HealthCheckService(
+                hub: hub, interval: configuration.healthCheckInterval, pingInterval: configuration.webSocketPingInterval),
         ] + [
             AfterGate(gate: migrated, service: bus),
             AfterGate(

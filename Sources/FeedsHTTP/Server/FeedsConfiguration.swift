@@ -59,6 +59,8 @@ public struct FeedsConfiguration: Sendable {
     public var healthCheckInterval: Duration = .seconds(10)
     /// How long a socket may stay quiet before a ping it must answer; one unanswered closes it.
     public var webSocketPingInterval: Duration = .seconds(30)
+    /// How long a new connection to the WebSocket may take to upgrade and send its auth message.
+    public var webSocketAuthTimeout: Duration = .seconds(10)
 
     /// The WebSocket port in effect.
     public var effectiveWebSocketPort: Int { webSocketPort ?? (port == 3030 ? 8800 : port == 0 ? 0 : port + 1) }
