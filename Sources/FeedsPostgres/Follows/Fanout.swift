@@ -28,14 +28,16 @@ public struct Fanout: Sendable {
         var after: String
     }
 
-    /// Claims up to `limit` waiting jobs (or the ones named) and does one step of each; returns
-    /// how many it claimed.
+    /// Claims up to `limit` waiting jobs (or the ones named, waiting for them if a worker has
+    /// them) and does one step of each; returns how many it claimed.
     @discardableResult
     public func runBatch(limit: Int = 50, ids: [Int64]? = nil, logger: Logger) async throws -> Int {
         try await client.transaction(logger: logger) { connection in
             let claim: PostgresQuery =
+                // Named jobs are waited for when a worker holds them: a follow answers once its
+                // copy is done, whoever does it.
                 if let ids {
-                    "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE SKIP LOCKED"
+                    "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE"
                 } else {
                     "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED"
                 }
