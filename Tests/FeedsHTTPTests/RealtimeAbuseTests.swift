@@ -27,6 +27,19 @@ import Testing
         }
     }
 
+    @Test func onTheMainPortABadUpgradeIs400AndASilentSocketIsClosed() async throws {
+        try await TestServer.run(configure: { $0.webSocketAuthTimeout = .seconds(1) }) { server in
+            let bad = try await RawSocket(server, mainPort: true)
+            try await bad.upgrade(version: 8, expecting: "400 Bad Request")
+            try await hangGuard("the refused connection to be closed", seconds: 120) { try await bad.channel.closeFuture.get() }
+            #expect(String(decoding: bad.received, as: UTF8.self).contains(#""StatusCode":400"#))
+            let silent = try await RawSocket(server, mainPort: true)
+            try await silent.upgrade()
+            try await hangGuard("the silent socket to be closed", seconds: 120) { try await silent.channel.closeFuture.get() }
+            #expect(try await server.send(.GET, "/healthz").status == 200)
+        }
+    }
+
     @Test func anAuthMessageOverTheLimitClosesTheSocketAndWritesNothing() async throws {
         try await TestServer.run { server in
             let socket = try await RawSocket(server)
@@ -71,8 +84,9 @@ final class RawSocket: Sendable {
     let channel: any Channel
     private let bytes: NIOLockedValueBox<[UInt8]>
 
-    init(_ server: TestServer) async throws {
-        let url = try #require(URLComponents(string: server.webSocketURL))
+    /// To the WebSocket port, or with `mainPort` to the HTTP port.
+    init(_ server: TestServer, mainPort: Bool = false) async throws {
+        let url = try #require(URLComponents(string: mainPort ? server.baseURL : server.webSocketURL))
         let bytes = NIOLockedValueBox<[UInt8]>([])
         self.bytes = bytes
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -87,12 +101,12 @@ final class RawSocket: Sendable {
 
     var received: [UInt8] { bytes.withLockedValue { $0 } }
 
-    func upgrade() async throws {
+    func upgrade(version: Int = 13, expecting answer: String = "101 Switching Protocols") async throws {
         let request =
             "GET /api/v2/connect?api_key=\(apiKey)&stream-auth-type=jwt HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: \(version)\r\n\r\n"
         try await channel.writeAndFlush(ByteBuffer(string: request))
-        try await hangGuard("101 Switching Protocols", seconds: 120) { try await self.waitFor("101 Switching Protocols") }
+        try await hangGuard(answer, seconds: 120) { try await self.waitFor(answer) }
     }
 
     /// A masked text frame (the mask key is zero, so the payload goes as it is).

@@ -138,6 +138,29 @@ import Testing
         }
     }
 
+    /// The main HTTP port upgrades `/api/v2/connect` too, and goes on serving requests.
+    @Test func theMainPortServesTheSocketToo() async throws {
+        try await TestServer.run { server in
+            let url = server.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/api/v2/connect"
+            let socket = RealtimeSocket(
+                url: url, apiKey: server.apiKey, userID: "alice", token: try await server.token("alice"),
+                logger: TestDatabase.logger)
+            let inbox = Inbox(socket)
+            let id = try #require(try await inbox.next()["connection_id"].string)
+            try await server.watch("user:alice", as: "alice", connectionID: id)
+            let posted = try #require(try await server.addActivity(as: "alice", text: "hello")["id"].string)
+            #expect(try await inbox.event()["activity"]["id"].string == posted)
+            socket.send(#"[{"type":"health.check","client_id":"alice-1"}]"#)
+            #expect(try await inbox.event(orHealthCheck: true)["connection_id"].string == id)
+            // A plain request for the same path is not upgraded: the API answers it, with an error.
+            let plain = try await server.send(.GET, "/api/v2/connect")
+            #expect((400..<500).contains(plain.status) && plain.body["code"].int != nil, "\(plain.text)")
+            #expect(try await server.send(.GET, "/healthz").status == 200)
+            await socket.close()
+            #expect(try await socket.closed?.code == 1000)
+        }
+    }
+
     /// A second `feeds serve` process on the same database: a socket on it gets the writes made
     /// on the first, watched through either node.
     @Test func eventsReachWatchersOnAnotherNode() async throws {
@@ -170,9 +193,15 @@ import Testing
             while ids.last != posted { ids.append(try #require(try await inbox.event()["activity"]["id"].string)) }
             #expect(Set(ids).count == ids.count)
 
-            // A node shutting down closes its sockets with 1012, so the SDKs reconnect elsewhere.
+            // A node shutting down closes its sockets with 1012, so the SDKs reconnect elsewhere:
+            // on either of its ports.
+            let onMainPort = RealtimeSocket(
+                url: other.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/api/v2/connect", apiKey: server.apiKey, userID: "bob",
+                token: try await server.token("bob"), logger: TestDatabase.logger)
+            #expect(try await Inbox(onMainPort).next()["type"].string == "connection.ok")
             try await other.terminate()
             #expect(try await socket.closed?.code == 1012)
+            #expect(try await onMainPort.closed?.code == 1012)
         }
     }
 
@@ -214,11 +243,11 @@ actor Inbox {
         return try JSONValue(parsing: String(buffer: text))
     }
 
-    /// The next event, health checks skipped.
-    func event(within seconds: Int = 120) async throws -> JSONValue {
+    /// The next event, health checks skipped (unless asked for).
+    func event(within seconds: Int = 120, orHealthCheck: Bool = false) async throws -> JSONValue {
         while true {
             let message = try await next(within: seconds)
-            if message["type"].string != "health.check" { return message }
+            if orHealthCheck || message["type"].string != "health.check" { return message }
         }
     }
 

@@ -97,11 +97,18 @@ extension RealtimeEndpoint {
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
-                        NIOWebSocketFrameAggregator(
-                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: Self.maxMessage),
-                        RealtimeSocketHandler(endpoint: self, query: ConnectURI.query(head.uri), deadline: deadline, logger: logger))
+                        socketHandlers(query: ConnectURI.query(head.uri), deadline: deadline, logger: logger))
                 }
             })
+    }
+
+    /// What follows the frame codec: messages joined from their frames, then the socket.
+    func socketHandlers(query: [String: String], deadline: Scheduled<Void>?, logger: Logger) -> [any ChannelHandler] {
+        [
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: Self.maxMessage),
+            RealtimeSocketHandler(endpoint: self, query: query, deadline: deadline, logger: logger),
+        ]
     }
 
 }

@@ -31,7 +31,8 @@ final class RealtimeSocketHandler<Store: ActivityStore>: ChannelInboundHandler {
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
     /// The frame encoder's place: frames made whole (`TextFrame`) are written from there, so
-    /// they go to the socket as they are.
+    /// they go to the socket as they are. Found at the first write: handlers put in front of the
+    /// pipeline (`MainPortUpgrade`) may be added after this one.
     private var frames: ChannelHandlerContext?
     private var channel: (any Channel)?
     /// Whether a frame came since the last ping.
@@ -47,7 +48,6 @@ final class RealtimeSocketHandler<Store: ActivityStore>: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         self.channel = context.channel
-        self.frames = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -144,6 +144,7 @@ final class RealtimeSocketHandler<Store: ActivityStore>: ChannelInboundHandler {
     /// that stopped reading (its unsent bytes above the high watermark) is closed: it re-syncs
     /// when it reconnects.
     func send(_ frame: ByteBuffer) {
+        if frames == nil { frames = try? context?.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) }
         guard let frames, let channel else { return }
         switch state {
         case .closing: return

@@ -85,9 +85,10 @@ public func buildApplication(
         store: store, uploads: uploads, idempotency: Idempotency(store: idempotencyStore),
         settingsStore: settingsStore, realtime: realtime
     )
+    let realtimeEndpoint = RealtimeEndpoint(
+        hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout)
     let realtimeServer = RealtimeServer(
-        endpoint: RealtimeEndpoint(
-            hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout),
+        endpoint: realtimeEndpoint,
         host: configuration.host, port: configuration.effectiveWebSocketPort, maxConnections: configuration.maxConnections,
         logger: logger, onServerRunning: onWebSocketRunning)
     // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
@@ -122,6 +123,7 @@ public func buildApplication(
                     ConnectionGuard(
                         headerTimeout: TimeAmount(configuration.headerTimeout),
                         maxConnections: configuration.maxConnections, count: connections),
+                    MainPortUpgrade(endpoint: realtimeEndpoint, logger: logger),
                     LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)), PeerAddressHandler(),
                 ]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
