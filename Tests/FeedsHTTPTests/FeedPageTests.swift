@@ -17,7 +17,8 @@ import Testing
         form.add("file", fileName: "p.png", Data(PNGWriter.png(width: 40, height: 30)))
         let image = try #require(try await server.upload("/uploads/image", as: "alice", form: form).body["file"].string)
         var ids: [String] = []
-        ids.append(try #require(try await server.addActivity(as: "alice", text: #"quote \" backslash \\ newline \n ✓"#)["id"].string))
+        ids.append(
+            try #require(try await server.addActivity(as: "alice", text: #"quote \" backslash \\ newline \n ✓"#)["id"].string))
         ids.append(
             try #require(
                 try await server.addActivity(

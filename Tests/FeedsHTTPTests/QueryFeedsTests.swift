@@ -40,7 +40,10 @@ import Testing
             let reply = try await server.api(.POST, "/feeds/feeds/query", as: "b", json: #"{"filter":{"feed":"user:b"}}"#)
             let created = try #require(reply.body["feeds"][0]["created_at"].time)
             #expect(try await query(#"{"group_id":"user","created_at":{"$gt":\#(WireTime.nanoseconds(created))}}"#) == ["user:c"])
-            #expect(try await query(#"{"group_id":"user","created_at":{"$lte":"\#(RFC3339.string(from: created))"}}"#) == ["user:b", "user:a"])
+            #expect(
+                try await query(#"{"group_id":"user","created_at":{"$lte":"\#(RFC3339.string(from: created))"}}"#) == [
+                    "user:b", "user:a",
+                ])
         }
     }
 
@@ -59,20 +62,27 @@ import Testing
                     seen += pages.last ?? []
                     next = reply.body["next"].string
                     // A feed created meanwhile sorts before the cursor (newest first) or after it (oldest first).
-                    if pages.count == 1 { _ = try await server.api(.POST, "/feeds/feed_groups/late/feeds/x", as: "c", json: "{}") }
+                    if pages.count == 1 {
+                        _ = try await server.api(.POST, "/feeds/feed_groups/late/feeds/x", as: "c", json: "{}")
+                    }
                 } while next != nil && pages.count < 10
                 #expect(Set(seen).count == seen.count, "no feed twice: \(seen)")
                 #expect(seen.count == (direction == -1 ? 6 : 7), "\(seen)")
 
                 // prev from the second page leads back to the first.
                 let first = try await server.api(
-                    .POST, "/feeds/feeds/query", as: nil, json: #"{"limit":2,"sort":[{"field":"created_at","direction":\#(direction)}]}"#)
+                    .POST, "/feeds/feeds/query", as: nil,
+                    json: #"{"limit":2,"sort":[{"field":"created_at","direction":\#(direction)}]}"#)
                 let second = try await server.api(
                     .POST, "/feeds/feeds/query", as: nil,
-                    json: #"{"limit":2,"sort":[{"field":"created_at","direction":\#(direction)}],"next":"\#(first.body["next"].string ?? "")"}"#)
+                    json:
+                        #"{"limit":2,"sort":[{"field":"created_at","direction":\#(direction)}],"next":"\#(first.body["next"].string ?? "")"}"#
+                )
                 let back = try await server.api(
                     .POST, "/feeds/feeds/query", as: nil,
-                    json: #"{"limit":2,"sort":[{"field":"created_at","direction":\#(direction)}],"prev":"\#(second.body["prev"].string ?? "")"}"#)
+                    json:
+                        #"{"limit":2,"sort":[{"field":"created_at","direction":\#(direction)}],"prev":"\#(second.body["prev"].string ?? "")"}"#
+                )
                 #expect(feeds(back) == feeds(first))
                 #expect(back.body["prev"].isNull)
                 _ = try await server.api(.DELETE, "/feeds/activities/none", as: nil)
@@ -107,7 +117,9 @@ import Testing
             #expect(batch.body["data"]["user:nobody"].isNull)
             let some = try await server.api(
                 .POST, "/feeds/feeds/own/batch", as: "b", json: #"{"feeds":["user:a"],"fields":["own_follows"]}"#)
-            #expect(some.body["data"]["user:a"]["own_capabilities"].isNull && some.body["data"]["user:a"]["own_follows"] == .array([]))
+            #expect(
+                some.body["data"]["user:a"]["own_capabilities"].isNull && some.body["data"]["user:a"]["own_follows"] == .array([])
+            )
         }
     }
 
@@ -141,7 +153,8 @@ import Testing
             let next = try #require(first.body["next"].string)
             // A cursor made for newest first is refused for oldest first, and a next cursor as prev.
             let flipped = try await server.api(
-                .POST, "/feeds/feeds/query", as: "a", json: #"{"limit":2,"sort":[{"field":"created_at","direction":1}],"next":"\#(next)"}"#)
+                .POST, "/feeds/feeds/query", as: "a",
+                json: #"{"limit":2,"sort":[{"field":"created_at","direction":1}],"next":"\#(next)"}"#)
             expectAPIError(flipped, status: 400, code: 4, field: "next")
             expectAPIError(
                 try await server.api(.POST, "/feeds/feeds/query", as: "a", json: #"{"prev":"\#(next)"}"#), status: 400, code: 4,

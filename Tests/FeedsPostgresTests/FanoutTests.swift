@@ -31,7 +31,9 @@ import Testing
             let dying = PostgresClient(configuration: configuration, backgroundLogger: TestDatabase.logger)
             let pid = try await hangGuard("the dying worker's claim", seconds: 120) {
                 try await withThrowingTaskGroup(of: Int32?.self) { group in
-                    group.addTask { await dying.run(); return nil }
+                    group.addTask {
+                        await dying.run(); return nil
+                    }
                     let pid: Int32 = try await dying.withConnection { connection in
                         _ = try await connection.query("BEGIN", logger: TestDatabase.logger)
                         _ = try await connection.query("SELECT id FROM fanout_jobs FOR UPDATE", logger: TestDatabase.logger)

@@ -30,7 +30,9 @@ public struct FeedQuery: Sendable, Hashable {
         filter: JSONObject?, sort: [(field: String?, direction: Int?)], limit: Int?, next: String?, prev: String?
     ) throws(FeedsError) {
         let limit = limit ?? Self.defaultLimit
-        guard (0...Self.maxLimit).contains(limit) else { throw .input("limit must be between 0 and \(Self.maxLimit)", field: "limit") }
+        guard (0...Self.maxLimit).contains(limit) else {
+            throw .input("limit must be between 0 and \(Self.maxLimit)", field: "limit")
+        }
         self.init(limit: limit == 0 ? Self.defaultLimit : limit)
         guard sort.count <= 1 else { throw .input("feeds sort on one field", field: "sort") }
         if let order = sort.first {

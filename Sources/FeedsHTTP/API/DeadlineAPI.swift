@@ -36,7 +36,9 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("GetActivity") { [base] in try await base.getActivity(input) }
     }
 
-    func updateActivityPartial(_ input: Operations.UpdateActivityPartial.Input) async throws -> Operations.UpdateActivityPartial.Output {
+    func updateActivityPartial(_ input: Operations.UpdateActivityPartial.Input) async throws
+        -> Operations.UpdateActivityPartial.Output
+    {
         try await bounded("UpdateActivityPartial") { [base] in try await base.updateActivityPartial(input) }
     }
 
@@ -114,15 +116,20 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await base.uploadImage(input)
     }
 
-    func addActivityReaction(_ input: Operations.AddActivityReaction.Input) async throws -> Operations.AddActivityReaction.Output {
+    func addActivityReaction(_ input: Operations.AddActivityReaction.Input) async throws -> Operations.AddActivityReaction.Output
+    {
         try await bounded("AddActivityReaction") { [base] in try await base.addActivityReaction(input) }
     }
 
-    func deleteActivityReaction(_ input: Operations.DeleteActivityReaction.Input) async throws -> Operations.DeleteActivityReaction.Output {
+    func deleteActivityReaction(_ input: Operations.DeleteActivityReaction.Input) async throws
+        -> Operations.DeleteActivityReaction.Output
+    {
         try await bounded("DeleteActivityReaction") { [base] in try await base.deleteActivityReaction(input) }
     }
 
-    func queryActivityReactions(_ input: Operations.QueryActivityReactions.Input) async throws -> Operations.QueryActivityReactions.Output {
+    func queryActivityReactions(_ input: Operations.QueryActivityReactions.Input) async throws
+        -> Operations.QueryActivityReactions.Output
+    {
         try await bounded("QueryActivityReactions") { [base] in try await base.queryActivityReactions(input) }
     }
 
@@ -142,15 +149,21 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("QueryBookmarks") { [base] in try await base.queryBookmarks(input) }
     }
 
-    func queryBookmarkFolders(_ input: Operations.QueryBookmarkFolders.Input) async throws -> Operations.QueryBookmarkFolders.Output {
+    func queryBookmarkFolders(_ input: Operations.QueryBookmarkFolders.Input) async throws
+        -> Operations.QueryBookmarkFolders.Output
+    {
         try await bounded("QueryBookmarkFolders") { [base] in try await base.queryBookmarkFolders(input) }
     }
 
-    func updateBookmarkFolder(_ input: Operations.UpdateBookmarkFolder.Input) async throws -> Operations.UpdateBookmarkFolder.Output {
+    func updateBookmarkFolder(_ input: Operations.UpdateBookmarkFolder.Input) async throws
+        -> Operations.UpdateBookmarkFolder.Output
+    {
         try await bounded("UpdateBookmarkFolder") { [base] in try await base.updateBookmarkFolder(input) }
     }
 
-    func deleteBookmarkFolder(_ input: Operations.DeleteBookmarkFolder.Input) async throws -> Operations.DeleteBookmarkFolder.Output {
+    func deleteBookmarkFolder(_ input: Operations.DeleteBookmarkFolder.Input) async throws
+        -> Operations.DeleteBookmarkFolder.Output
+    {
         try await bounded("DeleteBookmarkFolder") { [base] in try await base.deleteBookmarkFolder(input) }
     }
 
@@ -185,11 +198,15 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("AddCommentReaction") { [base] in try await base.addCommentReaction(input) }
     }
 
-    func deleteCommentReaction(_ input: Operations.DeleteCommentReaction.Input) async throws -> Operations.DeleteCommentReaction.Output {
+    func deleteCommentReaction(_ input: Operations.DeleteCommentReaction.Input) async throws
+        -> Operations.DeleteCommentReaction.Output
+    {
         try await bounded("DeleteCommentReaction") { [base] in try await base.deleteCommentReaction(input) }
     }
 
-    func queryCommentReactions(_ input: Operations.QueryCommentReactions.Input) async throws -> Operations.QueryCommentReactions.Output {
+    func queryCommentReactions(_ input: Operations.QueryCommentReactions.Input) async throws
+        -> Operations.QueryCommentReactions.Output
+    {
         try await bounded("QueryCommentReactions") { [base] in try await base.queryCommentReactions(input) }
     }
 

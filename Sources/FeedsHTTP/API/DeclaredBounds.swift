@@ -36,7 +36,9 @@ enum DeclaredBounds {
         try most(body.data?.description?.utf8.count, 1000, "data.description", "characters")
         try check(body.data?.location, "data.location")
         for (index, member) in (body.data?.members ?? []).enumerated() {
-            for (value, name) in [(member.userId, "user_id"), (member.role, "role"), (member.membershipLevel, "membership_level")] {
+            for (value, name) in [
+                (member.userId, "user_id"), (member.role, "role"), (member.membershipLevel, "membership_level"),
+            ] {
                 try most(value?.utf8.count, 255, "data.members[\(index)].\(name)", "characters")
             }
         }

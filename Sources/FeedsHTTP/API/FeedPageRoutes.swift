@@ -58,7 +58,9 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.QueryActivitiesRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
-            let page = try await withDeadline(deadline, "QueryActivities") { [api] in try await api.activityPage(body, request: scope) }
+            let page = try await withDeadline(deadline, "QueryActivities") { [api] in
+                try await api.activityPage(body, request: scope)
+            }
             var json = JSONWriter(capacity: 1024 + 1536 * page.activities.count)
             json.object { json in
                 json.page(page, urls: api.uploads.urls)

@@ -11,7 +11,8 @@ extension FeedsAPIImplementation {
     /// signed-in caller, as GetOrCreateFeed reads them.
     func feedsPage(_ body: Components.Schemas.QueryFeedsRequest, request: AuthenticatedRequest) async throws -> FeedPage {
         let query = try FeedQuery(
-            filter: try body.filter.map { try recode($0) }, sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
+            filter: try body.filter.map { try recode($0) },
+            sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
             limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         return try await store.queryFeeds(query, logger: request.logger)
     }
@@ -22,7 +23,9 @@ extension FeedsAPIImplementation {
     func ownBatch(_ input: Operations.OwnBatch.Input) async throws -> Operations.OwnBatch.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        guard (1...100).contains(body.feeds.count) else { throw FeedsError.input("feeds takes 1 to 100 feed ids", field: "feeds") }
+        guard (1...100).contains(body.feeds.count) else {
+            throw FeedsError.input("feeds takes 1 to 100 feed ids", field: "feeds")
+        }
         let ids = try Set(body.feeds.map { try FeedID($0, field: "feeds") })
         let known = ["own_capabilities", "own_follows", "own_followings", "own_membership"]
         let fields = Set(body.fields ?? known)
@@ -43,7 +46,10 @@ extension FeedsAPIImplementation {
             )
         }
         return .created(
-            .init(body: .json(.init(data: .init(additionalProperties: Dictionary(uniqueKeysWithValues: data)),
-                duration: request.duration))))
+            .init(
+                body: .json(
+                    .init(
+                        data: .init(additionalProperties: Dictionary(uniqueKeysWithValues: data)),
+                        duration: request.duration))))
     }
 }

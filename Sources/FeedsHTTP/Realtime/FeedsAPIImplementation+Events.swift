@@ -8,7 +8,8 @@ import Logging
 /// its reactions and comments) go to the watchers of its feeds, only to its owner when it is not
 /// public; follows go to both feeds' watchers, a feed's update to its own.
 extension FeedsAPIImplementation {
-    func publishActivityEvent(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = []) {
+    func publishActivityEvent(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = [])
+    {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
         json.object { json in
@@ -28,7 +29,10 @@ extension FeedsAPIImplementation {
         let (store, realtime, urls) = (store, realtime, uploads.urls)
         Task {
             do {
-                let read = if let known { known } else { try await store.activity(id: comment.activityID, viewer: .server, logger: logger) }
+                let read =
+                    if let known { known } else {
+                        try await store.activity(id: comment.activityID, viewer: .server, logger: logger)
+                    }
                 guard let activity = read else { return }
                 let wired = try Wire.comment(comment, urls: urls, mentioned: [:])
                 var json = JSONWriter(capacity: 2048)
@@ -39,7 +43,10 @@ extension FeedsAPIImplementation {
                     json.activity(activity, urls: urls, users: &users)
                     Self.fields(
                         &json,
-                        [("comment", wired), ("reaction", reaction.flatMap { try? Wire.reaction($0) }), ("user", try? Wire.user(comment.user))])
+                        [
+                            ("comment", wired), ("reaction", reaction.flatMap { try? Wire.reaction($0) }),
+                            ("user", try? Wire.user(comment.user)),
+                        ])
                 }
                 realtime.publish(FeedEvent(fids: activity.feeds, onlyFor: Self.audience(activity), payload: json.bytes))
             } catch {
@@ -55,7 +62,8 @@ extension FeedsAPIImplementation {
             Self.head(&json, type)
             Self.fields(&json, [("follow", wired)])
         }
-        realtime.publish(FeedEvent(fids: [follow.source.id.description, follow.target.id.description], onlyFor: nil, payload: json.bytes))
+        realtime.publish(
+            FeedEvent(fids: [follow.source.id.description, follow.target.id.description], onlyFor: nil, payload: json.bytes))
     }
 
     func publishFeedEvent(_ type: String, _ feed: Feed, actor: User? = nil) {

@@ -142,7 +142,10 @@ public func buildApplication(
                 gate: migrated,
                 service: SweepService(
                     sweeper: sweeper, runs: adminStore, interval: configuration.gcInterval, logger: logger)),
-        ] + (0..<configuration.fanoutWorkers).map { _ in AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger)) },
+        ]
+            + (0..<configuration.fanoutWorkers).map { _ in
+                AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger))
+            },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )

@@ -42,10 +42,14 @@ public struct Fanout: Sendable {
                     "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED"
                 }
             var jobs: [Job] = []
-            for try await (id, kind, activity, feeds, source, copyLimit, after) in try await connection.query(claim, logger: logger)
-                .decode((Int64, String, String?, [String], String?, Int32?, String).self)
-            {
-                jobs.append(Job(id: id, kind: kind, activityID: activity, feeds: feeds, sourceFID: source, copyLimit: copyLimit.map(Int.init), after: after))
+            for try await (id, kind, activity, feeds, source, copyLimit, after) in try await connection.query(
+                claim, logger: logger
+            )
+            .decode((Int64, String, String?, [String], String?, Int32?, String).self) {
+                jobs.append(
+                    Job(
+                        id: id, kind: kind, activityID: activity, feeds: feeds, sourceFID: source,
+                        copyLimit: copyLimit.map(Int.init), after: after))
             }
             for job in jobs {
                 if let next = try await step(job, on: connection, logger: logger) {
@@ -86,7 +90,8 @@ public struct Fanout: Sendable {
             return nil
         case "backfill":
             guard let source = job.sourceFID, let target = job.feeds.first else { return nil }
-            try await Self.backfill(source: source, target: target, limit: job.copyLimit ?? FollowInput.maxCopyLimit, on: connection, logger: logger)
+            try await Self.backfill(
+                source: source, target: target, limit: job.copyLimit ?? FollowInput.maxCopyLimit, on: connection, logger: logger)
             return nil
         default:
             logger.warning("unknown fan-out job dropped", metadata: ["id": "\(job.id)", "kind": "\(job.kind)"])
@@ -95,7 +100,9 @@ public struct Fanout: Sendable {
     }
 
     /// Copies the newest `limit` public activities posted to `target` into `source`, if it still follows it.
-    static func backfill(source: String, target: String, limit: Int, on connection: PostgresConnection, logger: Logger) async throws {
+    static func backfill(source: String, target: String, limit: Int, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         try await connection.query(
             """
             INSERT INTO activity_feeds (feed, created_at, activity_id, via)

@@ -219,7 +219,8 @@ extension PostgresActivityStore {
     }
 
     /// Removes what `via` copied into `feed`, then copies back what another followed feed holds too.
-    private static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws {
+    private static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws
+    {
         var removed: [String] = []
         let rows = try await connection.query(
             """
@@ -295,8 +296,10 @@ extension PostgresActivityStore {
 /// A follow's own columns, read before its feeds are.
 struct FollowColumns {
     static func list(alias: String) -> String {
-        ["source_fid", "target_fid", "status", "push_preference", "follower_role", "custom::text", "created_at", "updated_at",
-         "request_accepted_at", "request_rejected_at"].map { "\(alias).\($0)" }.joined(separator: ", ")
+        [
+            "source_fid", "target_fid", "status", "push_preference", "follower_role", "custom::text", "created_at", "updated_at",
+            "request_accepted_at", "request_rejected_at",
+        ].map { "\(alias).\($0)" }.joined(separator: ", ")
     }
     static let list = list(alias: "follows")
 
