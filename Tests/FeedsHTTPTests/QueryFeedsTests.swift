@@ -177,4 +177,29 @@ import Testing
                 code: 4, field: "feeds")
         }
     }
+
+    /// GetOrCreateFeed's `data` names a new feed; an existing one keeps what it has (UpdateFeed changes it).
+    @Test func aNewFeedTakesItsDataAndAnExistingOneKeepsIt() async throws {
+        try await TestServer.run { server in
+            let path = "/feeds/feed_groups/user/feeds/a"
+            let data = #"{"data":{"name":"A's","description":"about","custom":{"n":1},"visibility":"followers"}}"#
+            let created = try await server.api(.POST, path, as: "a", json: data).body["feed"]
+            #expect(
+                created["name"].string == "A's" && created["description"].string == "about" && created["custom"]["n"].int == 1)
+            #expect(created["visibility"].string == "followers", "\(created)")
+            let again = try await server.api(.POST, path, as: "a", json: #"{"data":{"name":"other"}}"#).body["feed"]
+            #expect(again["name"].string == "A's")
+            // Over the spec's lengths (in characters: 255 two-byte ones are fine).
+            let long = String(repeating: "é", count: 255)
+            #expect(
+                try await server.api(.POST, "/feeds/feed_groups/user/feeds/b", as: "b", json: #"{"data":{"name":"\#(long)"}}"#)
+                    .status == 201)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/feed_groups/user/feeds/c", as: "c", json: #"{"data":{"name":"\#(long)é"}}"#),
+                status: 400, code: 4, field: "data.name")
+            #expect(
+                try await server.api(.POST, "/feeds/feeds/query", as: nil, json: #"{"filter":{"feed":"user:c"}}"#).body["feeds"]
+                    == .array([]))
+        }
+    }
 }

@@ -13,6 +13,8 @@ public struct FeedQuery: Sendable, Hashable {
     public var ids: [String]?
     public var createdByIDs: [String]?
     public var createdAt: [TimeBound] = []
+    /// Set for a user's query: only the feeds this user may read (`FeedVisibility`).
+    public var readableBy: String?
     public var sort: SortField = .createdAt
     public var ascending = false
     public var limit: Int

@@ -28,9 +28,13 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage
 
     /// A feed, created with `creatorID` as its owner when missing (without one, a missing feed is
-    /// an input error), with `visibility` or its group's.
-    func getOrCreateFeed(_ id: FeedID, creatorID: String?, visibility: FeedVisibility?, logger: Logger) async throws
-        -> (feed: Feed, created: Bool)
+    /// an input error), with `visibility` or its group's, and `details`; an existing feed stays as it is.
+    func getOrCreateFeed(_ id: FeedID, creatorID: String?, visibility: FeedVisibility?, details: FeedDetails, logger: Logger)
+        async throws -> (feed: Feed, created: Bool)
+
+    /// Sets the feed's name, description and custom data (those given), if `userID` owns it (nil:
+    /// a server call); returns it as it is now.
+    func updateFeed(_ id: FeedID, _ details: FeedDetails, by userID: String?, logger: Logger) async throws -> Feed
 
     /// A page of feeds in the query's order.
     func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage

@@ -54,6 +54,14 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("GetOrCreateFeed") { [base] in try await base.getOrCreateFeed(input) }
     }
 
+    func updateFeed(_ input: Operations.UpdateFeed.Input) async throws -> Operations.UpdateFeed.Output {
+        try await bounded("UpdateFeed") { [base] in try await base.updateFeed(input) }
+    }
+
+    func stopWatchingFeed(_ input: Operations.StopWatchingFeed.Input) async throws -> Operations.StopWatchingFeed.Output {
+        try await bounded("StopWatchingFeed") { [base] in try await base.stopWatchingFeed(input) }
+    }
+
     func queryFeeds(_ input: Operations.QueryFeeds.Input) async throws -> Operations.QueryFeeds.Output {
         try await bounded("QueryFeeds") { [base] in try await base.queryFeeds(input) }
     }

@@ -32,8 +32,6 @@ enum DeclaredBounds {
             try range(pager?.limit, 0...100, "\(field).limit")
         }
         try range(body.friendReactionsOptions?.limit, 1...10, "friend_reactions_options.limit")
-        try most(body.data?.name?.utf8.count, 255, "data.name", "characters")
-        try most(body.data?.description?.utf8.count, 1000, "data.description", "characters")
         try check(body.data?.location, "data.location")
         for (index, member) in (body.data?.members ?? []).enumerated() {
             for (value, name) in [

@@ -72,7 +72,10 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.QueryFeedsRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
-            let page = try await withDeadline(deadline, "QueryFeeds") { [api] in try await api.feedsPage(body, request: scope) }
+            let connectionID = request.uri.queryParameters["connection_id"].map(String.init)
+            let page = try await withDeadline(deadline, "QueryFeeds") { [api] in
+                try await api.feedsPage(body, watchOn: connectionID, request: scope)
+            }
             var json = JSONWriter(capacity: 512 + 1024 * page.feeds.count)
             json.object { json in
                 json.key("feeds")

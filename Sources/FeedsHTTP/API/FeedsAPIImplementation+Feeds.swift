@@ -7,14 +7,52 @@ extension FeedsAPIImplementation {
         throw FeedsError(.internal, "QueryFeeds is answered by FeedPageRoutes")
     }
 
-    /// QueryFeeds' work; `FeedPageRoutes` writes the feeds. Every feed is readable by every
-    /// signed-in caller, as GetOrCreateFeed reads them.
-    func feedsPage(_ body: Components.Schemas.QueryFeedsRequest, request: AuthenticatedRequest) async throws -> FeedPage {
-        let query = try FeedQuery(
+    /// QueryFeeds' work; `FeedPageRoutes` writes the feeds: those the caller may read (a server
+    /// call reads all). With `watch`, the socket `connectionID` receives their events from now on.
+    func feedsPage(
+        _ body: Components.Schemas.QueryFeedsRequest, watchOn connectionID: String? = nil, request: AuthenticatedRequest
+    )
+        async throws -> FeedPage
+    {
+        var query = try FeedQuery(
             filter: try body.filter.map { try recode($0) },
             sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
             limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
-        return try await store.queryFeeds(query, logger: request.logger)
+        query.readableBy = request.principal.userID
+        let page = try await store.queryFeeds(query, logger: request.logger)
+        if body.watch == true, let connectionID {
+            for feed in page.feeds {
+                try await realtime.watch(feed.id.description, connectionID: connectionID, principal: request.principal)
+            }
+        }
+        return page
+    }
+
+    /// StopWatchingFeed: the socket `connection_id` gets no more of the feed's events. Without
+    /// one there is no socket, so nothing to stop.
+    func stopWatchingFeed(_ input: Operations.StopWatchingFeed.Input) async throws -> Operations.StopWatchingFeed.Output {
+        let request = try request
+        let id = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
+        if let connectionID = input.query.connectionId {
+            try await realtime.watch(id.description, connectionID: connectionID, principal: request.principal, on: false)
+        }
+        return .ok(.init(body: .json(.init(duration: request.duration))))
+    }
+
+    /// UpdateFeed: the name, description and custom data of a feed, by its owner or a server call;
+    /// the feed's watchers get `feeds.feed.updated`.
+    func updateFeed(_ input: Operations.UpdateFeed.Input) async throws -> Operations.UpdateFeed.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let details = try FeedDetails(
+            name: body.name, description: body.description, custom: try body.custom.map { try recode($0) }
+        )
+        .checked()
+        let id = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
+        let feed = try await store.updateFeed(id, details, by: request.principal.userID, logger: request.logger)
+        publishFeedEvent("feeds.feed.updated", feed, actor: request.principal.userID == nil ? nil : feed.createdBy)
+        return .created(
+            .init(body: .json(.init(duration: request.duration, feed: try Wire.feed(feed, viewer: request.principal)))))
     }
 
     /// OwnBatch: the caller's own fields for up to 100 feeds. Follows and memberships do not exist

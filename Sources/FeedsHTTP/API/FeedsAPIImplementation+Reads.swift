@@ -41,8 +41,11 @@ extension FeedsAPIImplementation {
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         let visibility = body.data?.visibility.flatMap { FeedVisibility(rawValue: $0.rawValue) }
+        let details = try FeedDetails(
+            name: body.data?.name, description: body.data?.description, custom: try body.data?.custom.map { try recode($0) }
+        ).checked(field: "data.")
         let (feed, created) = try await store.getOrCreateFeed(
-            feedID, creatorID: creator, visibility: visibility, logger: request.logger)
+            feedID, creatorID: creator, visibility: visibility, details: details, logger: request.logger)
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
             throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
         }

@@ -164,12 +164,10 @@ extension PostgresActivityStore {
     public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {
         if feed.createdBy.id == userID || feed.visibility.isOpen { return true }
         guard feed.visibility == .followers else { return false }
-        let rows = try await client.query(
-            """
-            SELECT 1 FROM follows w JOIN feeds s ON s.fid = w.source_fid
-            WHERE w.target_fid = \(feed.id.description) AND w.status = 'accepted' AND s.created_by = \(userID) LIMIT 1
-            """, logger: logger)
-        for try await _ in rows { return true }
+        var bind = SQLBinds()
+        let sql =
+            "SELECT 1 FROM feeds f WHERE f.fid = \(try bind(feed.id.description)) AND \(FeedReadable.predicate(feed: "f", user: try bind(userID)))"
+        for try await _ in try await client.query(bind.query(sql), logger: logger) { return true }
         return false
     }
 

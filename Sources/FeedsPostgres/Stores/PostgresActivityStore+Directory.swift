@@ -41,6 +41,7 @@ extension PostgresActivityStore {
         if let groups = query.groupIDs { sql += " AND f.group_id = ANY(\(try bind(groups)))" }
         if let ids = query.ids { sql += " AND f.feed_id = ANY(\(try bind(ids)))" }
         if let creators = query.createdByIDs { sql += " AND f.created_by = ANY(\(try bind(creators)))" }
+        if let user = query.readableBy { sql += " AND \(FeedReadable.predicate(feed: "f", user: try bind(user)))" }
         for bound in query.createdAt {
             sql += " AND f.created_at \(bound.comparison) \(try bind.time(bound.date))"
         }

@@ -4,9 +4,9 @@ import Logging
 import PostgresNIO
 
 extension PostgresActivityStore {
-    public func getOrCreateFeed(_ id: FeedID, creatorID: String?, visibility: FeedVisibility?, logger: Logger) async throws
-        -> (feed: Feed, created: Bool)
-    {
+    public func getOrCreateFeed(
+        _ id: FeedID, creatorID: String?, visibility: FeedVisibility?, details: FeedDetails, logger: Logger
+    ) async throws -> (feed: Feed, created: Bool) {
         let visibility = (visibility ?? FeedGroup.defaultVisibility(of: id.group)).rawValue
         // Reading a feed is the common case: one SELECT, and a write transaction only when it is missing.
         if let feed = try await storedFeed(id, logger: logger) { return (feed, false) }
@@ -17,8 +17,9 @@ extension PostgresActivityStore {
             try await Self.ensureUser(creatorID, on: connection, logger: logger)
             let inserted = try await connection.query(
                 """
-                INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
-                VALUES (\(id.description), \(id.group), \(id.id), \(creatorID), \(visibility))
+                INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility, name, description, custom)
+                VALUES (\(id.description), \(id.group), \(id.id), \(creatorID), \(visibility), \(details.name ?? ""),
+                    \(details.description ?? ""), \(JSONText.encode(details.custom ?? [:]))::jsonb)
                 ON CONFLICT (fid) DO NOTHING RETURNING fid
                 """,
                 logger: logger
@@ -31,6 +32,23 @@ extension PostgresActivityStore {
             throw FeedsError(.internal, "feed \(id.description) vanished after it was created")
         }
         return (feed, created)
+    }
+
+    public func updateFeed(_ id: FeedID, _ details: FeedDetails, by userID: String?, logger: Logger) async throws -> Feed {
+        let rows = try await client.query(
+            """
+            UPDATE feeds SET name = COALESCE(\(details.name), name), description = COALESCE(\(details.description), description),
+                custom = COALESCE(\(details.custom.map { JSONText.encode($0) })::jsonb, custom), updated_at = now()
+            WHERE fid = \(id.description) AND (\(userID)::text IS NULL OR created_by = \(userID))
+            RETURNING fid
+            """, logger: logger)
+        var updated = false
+        for try await _ in rows { updated = true }
+        guard let feed = try await storedFeed(id, logger: logger) else { throw FeedsError.notFound("feed \(id) does not exist") }
+        guard updated else {
+            throw FeedsError.notAllowed("\(userID ?? "") may update only their own feeds; \(id) is \(feed.createdBy.id)'s")
+        }
+        return feed
     }
 
     /// A feed and its creator.

@@ -1,4 +1,4 @@
-"""Steps: GetOrCreateFeed, QueryFeeds, OwnBatch."""
+"""Steps: GetOrCreateFeed, UpdateFeed, QueryFeeds, OwnBatch."""
 
 from getstream.models import SortParamRequest
 
@@ -16,6 +16,18 @@ def feed_get_or_create(run):
     expect_equal([activity.id for activity in data.activities], [run.activities["with files"].id], "activities")
     assert "add-activity" in (data.feed.own_capabilities or []), f"own_capabilities {data.feed.own_capabilities}"
     expect_equal(feed.get_or_create(user_id=run.alice).data.created, False, "created, the second time")
+
+
+@step
+def feed_update(run):
+    feed = run.client.feeds.feed("user", run.alice)
+    data = feed.update(name="Alice's posts", custom={"color": "blue"}).data
+    check_decoded(data)
+    expect_equal((data.feed.name, data.feed.custom), ("Alice's posts", {"color": "blue"}), "name and custom")
+    # What is not sent stays.
+    data = run.client.feeds.update_feed("user", run.alice, description="news").data
+    expect_equal((data.feed.name, data.feed.description), ("Alice's posts", "news"), "name and description")
+    near_now(data.feed.updated_at, "feed.updated_at")
 
 
 @step

@@ -1,0 +1,160 @@
+import FeedsCore
+import FeedsLoadTest
+import FeedsTestSupport
+import Foundation
+import Testing
+
+/// The feed-level half of real time: UpdateFeed and its `feeds.feed.updated`, watching through
+/// QueryFeeds, StopWatchingFeed, and timelines that receive the posts of the feeds they follow.
+/// A write a watcher must not see is followed by one it must; the next event is the latter.
+@Suite struct RealtimeFeedTests {
+    @Test func anUpdatedFeedReachesItsWatchersAndOnlyItsOwnerMayUpdateIt() async throws {
+        try await TestServer.run { server in
+            let (socket, inbox, id) = try await server.connected("carol")
+            try await server.createFeed("user:alice", owner: "alice")
+            try await server.watch("user:alice", as: "carol", connectionID: id)
+
+            let updated = try await server.api(
+                .PUT, "/feeds/feed_groups/user/feeds/alice", as: "alice",
+                json: #"{"name":"Alice's","description":"posts","custom":{"color":"blue"}}"#)
+            #expect(updated.status == 201, "\(updated.text)")
+            #expect(updated.body["feed"]["name"].string == "Alice's" && updated.body["feed"]["custom"]["color"].string == "blue")
+            let event = try await inbox.event()
+            #expect(event["type"].string == "feeds.feed.updated" && event["fid"].string == "user:alice", "\(event)")
+            #expect(
+                event["feed"]["name"].string == "Alice's" && event["user"]["id"].string == "alice"
+                    && event["custom"].object != nil)
+
+            // Another user, a missing feed, oversized fields, a bad id: refused, and nothing changes.
+            expectAPIError(
+                try await server.api(.PUT, "/feeds/feed_groups/user/feeds/alice", as: "mallory", json: #"{"name":"pwned"}"#),
+                status: 403, code: 17)
+            expectAPIError(
+                try await server.api(.PUT, "/feeds/feed_groups/user/feeds/nobody", as: "alice", json: #"{"name":"x"}"#),
+                status: 404, code: 16)
+            for body in [
+                #"{"name":"\#(String(repeating: "n", count: 256))"}"#,
+                #"{"description":"\#(String(repeating: "d", count: 1001))"}"#,
+            ] {
+                expectAPIError(
+                    try await server.api(.PUT, "/feeds/feed_groups/user/feeds/alice", as: "alice", json: body), status: 400,
+                    code: 4)
+            }
+            let badID = try await server.api(.PUT, "/feeds/feed_groups/user/feeds/a%20b", as: "alice", json: #"{"name":"x"}"#)
+            #expect(badID.status == 400, "\(badID.text)")
+            let feed = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: "alice", json: "{}").body["feed"]
+            #expect(feed["name"].string == "Alice's" && feed["description"].string == "posts")
+
+            // Fields not sent stay; the server may update any feed.
+            let byServer = try await server.api(
+                .PUT, "/feeds/feed_groups/user/feeds/alice", as: nil, json: #"{"description":"news"}"#)
+            #expect(byServer.body["feed"]["name"].string == "Alice's" && byServer.body["feed"]["description"].string == "news")
+            let next = try await inbox.event()
+            #expect(next["type"].string == "feeds.feed.updated" && next["feed"]["description"].string == "news", "\(next)")
+            await socket.close()
+        }
+    }
+
+    /// QueryFeeds lists (and with `watch`, watches) only the feeds the caller may read.
+    @Test func queryFeedsWatchesTheFeedsItListsAndListsOnlyReadableOnes() async throws {
+        try await TestServer.run { server in
+            let (socket, inbox, id) = try await server.connected("carol")
+            try await server.createFeed("user:alice", owner: "alice")
+            try await server.createFeed("user:dave", owner: "dave")
+            try await server.createFeed("notification:alice", owner: "alice", visibility: "private")
+            try await server.createFeed("user:bob", owner: "bob", visibility: "followers")
+            let query = #"{"filter":{"feed":{"$in":["user:alice","notification:alice","user:bob"]}},"watch":true}"#
+            let listed = try await server.api(
+                .POST, "/feeds/feeds/query", as: "carol", json: query, query: "&connection_id=\(id)")
+            #expect(listed.status == 201, "\(listed.text)")
+            #expect(listed.body["feeds"].array.compactMap { $0["feed"].string } == ["user:alice"])
+            // The server lists them all; an accepted follower lists the followers-only feed.
+            let all = try await server.api(.POST, "/feeds/feeds/query", as: nil, json: query)
+            #expect(
+                Set(all.body["feeds"].array.compactMap { $0["feed"].string }) == ["user:alice", "notification:alice", "user:bob"])
+            try await server.createFeed("timeline:carol", owner: "carol")
+            #expect(try await server.follow("timeline:carol", "user:bob", as: "carol").status == 201)
+            #expect(
+                try await server.api(
+                    .POST, "/feeds/follows/accept", as: "bob", json: #"{"source":"timeline:carol","target":"user:bob"}"#
+                ).status == 201)
+            let following = try await server.api(
+                .POST, "/feeds/feeds/query", as: "carol", json: #"{"filter":{"feed":"user:bob"}}"#)
+            #expect(following.body["feeds"].array.compactMap { $0["feed"].string } == ["user:bob"], "\(following.text)")
+
+            _ = try await server.addActivity(as: "alice", feeds: ["notification:alice"], text: "not listed, not watched")
+            _ = try await server.addActivity(as: "dave", text: "not queried")
+            let seen = try #require(try await server.addActivity(as: "alice", text: "watched")["id"].string)
+            #expect(try await inbox.event()["activity"]["id"].string == seen)
+
+            // Another user's socket cannot be made to watch.
+            let stolen = try await server.api(
+                .POST, "/feeds/feeds/query", as: "mallory", json: query, query: "&connection_id=\(id)")
+            #expect(stolen.status == 403, "\(stolen.text)")
+            await socket.close()
+        }
+    }
+
+    @Test func stopWatchingEndsAFeedsEventsForThatSocketOnly() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("user:alice", owner: "alice")
+            try await server.createFeed("user:dave", owner: "dave")
+            let (socket, inbox, id) = try await server.connected("carol")
+            try await server.watch("user:alice", as: "carol", connectionID: id)
+            try await server.watch("user:dave", as: "carol", connectionID: id)
+
+            let refused = try await server.api(
+                .DELETE, "/feeds/feed_groups/user/feeds/alice/watch", as: "mallory", query: "&connection_id=\(id)")
+            expectAPIError(refused, status: 403, code: 17)
+            let stopped = try await server.api(
+                .DELETE, "/feeds/feed_groups/user/feeds/alice/watch", as: "carol", query: "&connection_id=\(id)")
+            #expect(stopped.status == 200 && stopped.body["duration"].string != nil, "\(stopped.text)")
+            // Again, and without a socket: nothing to stop, not an error.
+            #expect(
+                try await server.api(
+                    .DELETE, "/feeds/feed_groups/user/feeds/alice/watch", as: "carol", query: "&connection_id=\(id)"
+                ).status == 200)
+            #expect(try await server.api(.DELETE, "/feeds/feed_groups/user/feeds/alice/watch", as: "carol").status == 200)
+            let long = String(repeating: "x", count: 200)
+            expectAPIError(
+                try await server.api(
+                    .DELETE, "/feeds/feed_groups/user/feeds/alice/watch", as: "carol", query: "&connection_id=\(long)"),
+                status: 400, code: 4)
+
+            _ = try await server.addActivity(as: "alice", text: "no longer watched")
+            let seen = try #require(try await server.addActivity(as: "dave", text: "still watched")["id"].string)
+            #expect(try await inbox.event()["activity"]["id"].string == seen)
+            await socket.close()
+        }
+    }
+
+    /// A timeline's watcher sees the posts of the feeds it follows arrive, once fan-out copied
+    /// them; a private post is never copied, so never sent.
+    @Test func aTimelinesWatcherSeesThePostsOfTheFeedsItFollows() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("timeline:bob", owner: "bob")
+            try await server.createFeed("user:alice", owner: "alice")
+            try await server.createFeed("user:dave", owner: "dave")
+            #expect(try await server.follow("timeline:bob", "user:alice", as: "bob").status == 201)
+            #expect(try await server.follow("timeline:bob", "user:dave", as: "bob").status == 201)
+            let (socket, inbox, id) = try await server.connected("bob")
+            try await server.watch("timeline:bob", as: "bob", connectionID: id)
+
+            let first = try #require(try await server.addActivity(as: "alice", text: "to followers")["id"].string)
+            let event = try await inbox.event()
+            #expect(event["type"].string == "feeds.activity.added" && event["fid"].string == "timeline:bob", "\(event)")
+            #expect(event["activity"]["id"].string == first && event["user"]["id"].string == "alice")
+
+            _ = try await server.addActivity(as: "alice", text: "only me", extra: #""visibility":"private""#)
+            // Posted to both followed feeds: one copy, one event.
+            let both = try #require(
+                try await server.addActivity(as: "alice", feeds: ["user:alice", "user:dave"], text: "both", byServer: true)["id"]
+                    .string)
+            let next = try await inbox.event()
+            #expect(next["activity"]["id"].string == both && next["fid"].string == "timeline:bob", "\(next)")
+            let last = try #require(try await server.addActivity(as: "dave", text: "after")["id"].string)
+            #expect(try await inbox.event()["activity"]["id"].string == last)
+            await socket.close()
+        }
+    }
+}
