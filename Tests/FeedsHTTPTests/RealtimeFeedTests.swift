@@ -55,6 +55,24 @@ import Testing
         }
     }
 
+    @Test func updateFeedRefusesHostileBodiesAndChangesNothing() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("user:alice", owner: "alice")
+            let path = "/feeds/feed_groups/user/feeds/alice"
+            let deep = String(repeating: #"{"a":"#, count: 5000) + "1" + String(repeating: "}", count: 5000)
+            for body in [
+                #"{"custom":\#(deep)}"#, #"{"custom":"x"}"#, #"{"custom":[1]}"#, #"{"name":5}"#, #"{"name":"a\u0000b"}"#, "[]",
+            ] {
+                let refused = try await server.api(.PUT, path, as: "alice", json: body)
+                #expect(refused.status == 400 && refused.body["code"].int == 4, "\(body.prefix(40)): \(refused.text)")
+            }
+            let huge = #"{"custom":{"x":"\#(String(repeating: "x", count: 2 << 20))"}}"#
+            #expect(try await server.api(.PUT, path, as: "alice", json: huge).status == 413)
+            let feed = try await server.api(.POST, path, as: "alice", json: "{}").body["feed"]
+            #expect(feed["name"].string == "" && feed["custom"] == .object([:]), "\(feed)")
+        }
+    }
+
     /// QueryFeeds lists (and with `watch`, watches) only the feeds the caller may read.
     @Test func queryFeedsWatchesTheFeedsItListsAndListsOnlyReadableOnes() async throws {
         try await TestServer.run { server in
