@@ -175,4 +175,38 @@ import Testing
             await socket.close()
         }
     }
+
+    /// Bookmarks are private: of an activity's watchers, only the bookmarking user's sockets hear of them.
+    @Test func aBookmarksEventsReachOnlyItsUsersSockets() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("user:alice", owner: "alice")
+            let (aliceSocket, aliceInbox, aliceID) = try await server.connected("alice")
+            let (carolSocket, carolInbox, carolID) = try await server.connected("carol")
+            try await server.watch("user:alice", as: "alice", connectionID: aliceID)
+            try await server.watch("user:alice", as: "carol", connectionID: carolID)
+            let activity = try #require(try await server.addActivity(as: "alice", text: "keep me")["id"].string)
+            #expect(try await aliceInbox.event()["activity"]["id"].string == activity)
+            #expect(try await carolInbox.event()["activity"]["id"].string == activity)
+
+            let path = "/feeds/activities/\(activity)/bookmarks"
+            #expect(try await server.api(.POST, path, as: "carol", json: #"{"custom":{"n":1}}"#).status == 201)
+            var event = try await carolInbox.event()
+            #expect(
+                event["type"].string == "feeds.bookmark.added" && event["bookmark"]["activity"]["id"].string == activity,
+                "\(event)")
+            #expect(event["bookmark"]["user"]["id"].string == "carol" && event["user"]["id"].string == "carol")
+            #expect(try await server.api(.PATCH, path, as: "carol", json: #"{"custom":{"n":2}}"#).status == 200)
+            event = try await carolInbox.event()
+            #expect(event["type"].string == "feeds.bookmark.updated" && event["bookmark"]["custom"]["n"].int == 2, "\(event)")
+            #expect(try await server.api(.DELETE, path, as: "carol").status == 200)
+            #expect(try await carolInbox.event()["type"].string == "feeds.bookmark.deleted")
+
+            // Alice watched all along and heard none of it: her next event is her next post.
+            let next = try #require(try await server.addActivity(as: "alice", text: "next")["id"].string)
+            event = try await aliceInbox.event()
+            #expect(event["type"].string == "feeds.activity.added" && event["activity"]["id"].string == next, "\(event)")
+            await aliceSocket.close()
+            await carolSocket.close()
+        }
+    }
 }

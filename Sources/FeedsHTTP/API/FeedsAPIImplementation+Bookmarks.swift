@@ -14,7 +14,9 @@ extension FeedsAPIImplementation {
         let (bookmark, activity) = try await store.addBookmark(
             activityID: input.path.id, userID: user, folder: folder, custom: try Self.custom(body.custom) ?? [:],
             by: request.principal, logger: request.logger)
-        return .created(.init(body: .json(.init(bookmark: try wireBookmark(bookmark, activity), duration: request.duration))))
+        let wired = try wireBookmark(bookmark, activity)
+        publishBookmarkEvent("feeds.bookmark.added", wired, activity: activity)
+        return .created(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
     }
 
     func updateBookmark(_ input: Operations.UpdateBookmark.Input) async throws -> Operations.UpdateBookmark.Output {
@@ -35,7 +37,9 @@ extension FeedsAPIImplementation {
         let (bookmark, activity) = try await store.updateBookmark(
             activityID: input.path.id, userID: user, folderID: body.folderId.flatMap { $0.isEmpty ? nil : $0 },
             move: move, custom: try Self.custom(body.custom), by: request.principal, logger: request.logger)
-        return .ok(.init(body: .json(.init(bookmark: try wireBookmark(bookmark, activity), duration: request.duration))))
+        let wired = try wireBookmark(bookmark, activity)
+        publishBookmarkEvent("feeds.bookmark.updated", wired, activity: activity)
+        return .ok(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
     }
 
     func deleteBookmark(_ input: Operations.DeleteBookmark.Input) async throws -> Operations.DeleteBookmark.Output {
@@ -44,7 +48,9 @@ extension FeedsAPIImplementation {
         let (bookmark, activity) = try await store.deleteBookmark(
             activityID: input.path.id, userID: user, folderID: input.query.folderId.flatMap { $0.isEmpty ? nil : $0 },
             by: request.principal, logger: request.logger)
-        return .ok(.init(body: .json(.init(bookmark: try wireBookmark(bookmark, activity), duration: request.duration))))
+        let wired = try wireBookmark(bookmark, activity)
+        publishBookmarkEvent("feeds.bookmark.deleted", wired, activity: activity)
+        return .ok(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
     }
 
     func queryBookmarks(_ input: Operations.QueryBookmarks.Input) async throws -> Operations.QueryBookmarks.Output {
@@ -112,7 +118,8 @@ extension FeedsAPIImplementation {
     }
 
     private func page(
-        _ sort: [Components.Schemas.SortParamRequest]?, _ limit: Int32?, _ next: String?, _ prev: String?, kind: String, keys: Int,
+        _ sort: [Components.Schemas.SortParamRequest]?, _ limit: Int32?, _ next: String?, _ prev: String?, kind: String,
+        keys: Int,
         _ what: String
     ) throws -> KeysetPage {
         try KeysetPage(

@@ -7,7 +7,7 @@ import Logging
 /// The events each write sends once it committed, in Stream's shapes: `{"type", "created_at",
 /// "custom", "fid" (added per watcher), the objects, "user"}`. An activity's events (and those of
 /// its reactions and comments) go to the watchers of its feeds, only to its owner when it is not
-/// public; follows go to both feeds' watchers, a feed's update to its own.
+/// public; follows go to both feeds' watchers, a feed's update to its own, a bookmark to its user's.
 extension FeedsAPIImplementation {
     /// `to`: the feeds whose watchers get it, when not the activity's own.
     func publishActivityEvent(
@@ -86,6 +86,17 @@ extension FeedsAPIImplementation {
         }
         realtime.publish(
             FeedEvent(fids: [follow.source.id.description, follow.target.id.description], onlyFor: nil, payload: json.bytes))
+    }
+
+    /// A bookmark is its user's alone: of its activity's watchers, only their sockets get it (the
+    /// SDKs keep `own_bookmarks` in step across the user's devices with it).
+    func publishBookmarkEvent(_ type: String, _ bookmark: Components.Schemas.BookmarkResponse, activity: Activity) {
+        var json = JSONWriter(capacity: 2048)
+        json.object { json in
+            Self.head(&json, type)
+            Self.fields(&json, [("bookmark", bookmark), ("user", bookmark.user)])
+        }
+        realtime.publish(FeedEvent(fids: activity.feeds, onlyFor: bookmark.user.id, payload: json.bytes))
     }
 
     func publishFeedEvent(_ type: String, _ feed: Feed, actor: User? = nil) {
