@@ -1,13 +1,12 @@
 import FeedsCore
 import FeedsTestSupport
 import PostgresNIO
-import Synchronization
 import Testing
 
 @testable import FeedsPostgres
 
 /// The fan-out queue without a server: a worker that claimed a job and died leaves it whole to
-/// the next, and copies are never doubled, nor reported twice.
+/// the next, and copies are never doubled.
 @Suite struct FanoutTests {
     @Test func aJobWhoseWorkerDiedIsDoneByTheNextOnce() async throws {
         try await TestDatabase.with { configuration, client in
@@ -44,7 +43,7 @@ import Testing
                             SELECT 'timeline:fan' || n, a.created_at, a.id, 'user:star' FROM activities a, generate_series(101, 5000) n
                             """, logger: TestDatabase.logger)
                         // Locked by the dying worker: another claim skips it.
-                        #expect(try await Fanout(client: client).runBatch(logger: TestDatabase.logger).claimed == 0)
+                        #expect(try await Fanout(client: client).runBatch(logger: TestDatabase.logger) == 0)
                         for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: TestDatabase.logger)
                             .decode(Int32.self)
                         {
@@ -60,18 +59,10 @@ import Testing
             #expect(pid != 0)
 
             let fanout = Fanout(client: client)
-            let copied = Mutex<[String]>([])
             try await eventually("the job done by the next worker") {
-                let batch = try await fanout.runBatch(logger: TestDatabase.logger)
-                copied.withLock { $0 += batch.copies.flatMap(\.feeds) }
+                try await fanout.runBatch(logger: TestDatabase.logger)
                 return try await fanout.pending(logger: TestDatabase.logger) == 0
             }
-            let reported = copied.withLock { $0 }
-            // What it reports copied (for the timelines' watchers) is what was new: not the 100 made before.
-            #expect(reported.count == 11_900 && Set(reported).count == 11_900)
-            #expect(
-                !reported.contains("timeline:fan1") && !reported.contains("timeline:fan100")
-                    && reported.contains("timeline:fan101"))
             let rows = try await client.query(
                 "SELECT count(*)::int, count(DISTINCT feed)::int FROM activity_feeds WHERE via = 'user:star'",
                 logger: TestDatabase.logger)

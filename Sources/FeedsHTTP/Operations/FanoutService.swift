@@ -4,21 +4,17 @@ import ServiceLifecycle
 
 /// Copies posts into followers' timelines (`Fanout`) until shutdown: claims jobs while there are
 /// any, and looks again every `idle` when there are none. Each node runs a few; they share the
-/// queue through SKIP LOCKED. What each step copied goes to `copied` once it committed, for the
-/// timelines' watchers.
+/// queue through SKIP LOCKED.
 struct FanoutService: Service {
     let fanout: Fanout
     var idle: Duration = .milliseconds(50)
-    let copied: @Sendable ([Fanout.Copy]) async -> Void
     let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    let batch = try await fanout.runBatch(logger: logger)
-                    if !batch.copies.isEmpty { await copied(batch.copies) }
-                    if batch.claimed > 0 { continue }
+                    if try await fanout.runBatch(logger: logger) > 0 { continue }
                 } catch is CancellationError {
                     return
                 } catch {

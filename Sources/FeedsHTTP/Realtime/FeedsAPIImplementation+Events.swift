@@ -1,6 +1,5 @@
 import FeedsAPI
 import FeedsCore
-import FeedsPostgres
 import Foundation
 import Logging
 
@@ -9,11 +8,8 @@ import Logging
 /// its reactions and comments) go to the watchers of its feeds, only to its owner when it is not
 /// public; follows go to both feeds' watchers, a feed's update to its own, a bookmark to its user's.
 extension FeedsAPIImplementation {
-    /// `to`: the feeds whose watchers get it, when not the activity's own.
-    func publishActivityEvent(
-        _ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = [],
-        to fids: [String]? = nil
-    ) {
+    func publishActivityEvent(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = [])
+    {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
         json.object { json in
@@ -22,25 +18,7 @@ extension FeedsAPIImplementation {
             json.activity(activity, urls: uploads.urls, users: &users)
             Self.fields(&json, extra + [("user", actor.flatMap { try? Wire.user($0) } as (any Encodable)?)])
         }
-        realtime.publish(FeedEvent(fids: fids ?? activity.feeds, onlyFor: Self.audience(activity), payload: json.bytes))
-    }
-
-    /// Posts the fan-out copied into timelines, as added to them: a timeline's watchers see its
-    /// followed feeds' posts arrive. Read in one query, once the copies committed.
-    func publishTimelineEvents(_ copies: [Fanout.Copy], logger: Logger) async {
-        var query = ActivityQuery(viewer: .server, limit: ActivityQuery.maxLimit)
-        let ids = Array(Set(copies.map(\.activityID)).prefix(ActivityQuery.maxLimit))
-        query.ids = ids
-        do {
-            let found = try await store.queryActivities(query, logger: logger).activities
-            let activities = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for copy in copies {
-                guard let activity = activities[copy.activityID] else { continue }
-                publishActivityEvent("feeds.activity.added", activity, actor: activity.user, to: copy.feeds)
-            }
-        } catch {
-            logger.warning("timeline events not sent", metadata: ["activities": "\(ids.count)", "error": "\(error)"])
-        }
+        realtime.publish(FeedEvent(fids: activity.feeds, onlyFor: Self.audience(activity), payload: json.bytes))
     }
 
     /// A comment's event: its activity (unless `known`) is read for the feeds and the audience, off

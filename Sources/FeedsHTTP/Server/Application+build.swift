@@ -144,11 +144,7 @@ public func buildApplication(
                     sweeper: sweeper, runs: adminStore, interval: configuration.gcInterval, logger: logger)),
         ]
             + (0..<configuration.fanoutWorkers).map { _ in
-                AfterGate(
-                    gate: migrated,
-                    service: FanoutService(
-                        fanout: Fanout(client: client), copied: { await api.publishTimelineEvents($0, logger: logger) },
-                        logger: logger))
+                AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger))
             },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger

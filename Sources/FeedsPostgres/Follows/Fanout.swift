@@ -28,25 +28,10 @@ public struct Fanout: Sendable {
         var after: String
     }
 
-    /// A post copied into timelines by one committed step: their watchers get it as added.
-    public struct Copy: Sendable, Equatable {
-        public var activityID: String
-        /// The timelines it was new in.
-        public var feeds: [String]
-    }
-
-    /// What one batch did.
-    public struct Batch: Sendable {
-        /// Jobs claimed; 0 when the queue was empty.
-        public var claimed: Int
-        /// Posts copied into timelines, committed.
-        public var copies: [Copy]
-    }
-
     /// Claims up to `limit` waiting jobs (or the ones named, waiting for them if a worker has
-    /// them) and does one step of each, in one transaction.
+    /// them) and does one step of each; returns how many it claimed.
     @discardableResult
-    public func runBatch(limit: Int = 50, ids: [Int64]? = nil, logger: Logger) async throws -> Batch {
+    public func runBatch(limit: Int = 50, ids: [Int64]? = nil, logger: Logger) async throws -> Int {
         try await client.transaction(logger: logger) { connection in
             let claim: PostgresQuery =
                 // Named jobs are waited for when a worker holds them: a follow answers once its
@@ -66,27 +51,22 @@ public struct Fanout: Sendable {
                         id: id, kind: kind, activityID: activity, feeds: feeds, sourceFID: source,
                         copyLimit: copyLimit.map(Int.init), after: after))
             }
-            var copies: [Copy] = []
             for job in jobs {
-                let (next, copy) = try await step(job, on: connection, logger: logger)
-                if let copy, !copy.feeds.isEmpty { copies.append(copy) }
-                if let next {
+                if let next = try await step(job, on: connection, logger: logger) {
                     try await connection.query("UPDATE fanout_jobs SET after = \(next) WHERE id = \(job.id)", logger: logger)
                 } else {
                     try await connection.query("DELETE FROM fanout_jobs WHERE id = \(job.id)", logger: logger)
                 }
             }
-            return Batch(claimed: jobs.count, copies: copies)
+            return jobs.count
         }
     }
 
-    /// Does one step of `job`; returns where the next step starts (nil when the job is done) and
-    /// the timelines a post was new in.
-    private func step(_ job: Job, on connection: PostgresConnection, logger: Logger) async throws -> (next: String?, copy: Copy?)
-    {
+    /// Does one step of `job`; returns where the next step starts, or nil when the job is done.
+    private func step(_ job: Job, on connection: PostgresConnection, logger: Logger) async throws -> String? {
         switch job.kind {
         case "post":
-            guard let activity = job.activityID else { return (nil, nil) }
+            guard let activity = job.activityID else { return nil }
             // The next chunk of accepted followers of the activity's feeds, each copied once
             // (an activity in two feeds a timeline follows is one entry in it).
             let rows = try await connection.query(
@@ -100,23 +80,22 @@ public struct Fanout: Sendable {
                     SELECT c.source_fid, a.created_at, a.id, c.target_fid
                     FROM chunk c JOIN activities a ON a.id = \(activity) AND a.deleted_at IS NULL
                     ON CONFLICT DO NOTHING
-                    RETURNING feed
                 )
-                SELECT max(source_fid), count(*)::int, (SELECT coalesce(array_agg(feed), '{}') FROM copied) FROM chunk
+                SELECT max(source_fid), count(*)::int FROM chunk
                 """,
                 logger: logger)
-            for try await (last, count, copied) in rows.decode((String?, Int, [String]).self) {
-                return (count == Self.chunk ? last : nil, Copy(activityID: activity, feeds: copied))
+            for try await (last, count) in rows.decode((String?, Int).self) where count == Self.chunk {
+                return last
             }
-            return (nil, nil)
+            return nil
         case "backfill":
-            guard let source = job.sourceFID, let target = job.feeds.first else { return (nil, nil) }
+            guard let source = job.sourceFID, let target = job.feeds.first else { return nil }
             try await Self.backfill(
                 source: source, target: target, limit: job.copyLimit ?? FollowInput.maxCopyLimit, on: connection, logger: logger)
-            return (nil, nil)
+            return nil
         default:
             logger.warning("unknown fan-out job dropped", metadata: ["id": "\(job.id)", "kind": "\(job.kind)"])
-            return (nil, nil)
+            return nil
         }
     }
 
