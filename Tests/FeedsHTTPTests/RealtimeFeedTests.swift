@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// The feed-level half of real time: UpdateFeed and its `feeds.feed.updated`, watching through
-/// QueryFeeds, StopWatchingFeed, and timelines that receive the posts of the feeds they follow.
+/// QueryFeeds, StopWatchingFeed, timelines that receive the events of the feeds they follow, and
+/// bookmarks.
 /// A write a watcher must not see is followed by one it must; the next event is the latter.
 @Suite struct RealtimeFeedTests {
     @Test func anUpdatedFeedReachesItsWatchersAndOnlyItsOwnerMayUpdateIt() async throws {
@@ -146,31 +147,50 @@ import Testing
         }
     }
 
-    /// A timeline's watcher sees the posts of the feeds it follows arrive, once fan-out copied
-    /// them; a private post is never copied, so never sent.
-    @Test func aTimelinesWatcherSeesThePostsOfTheFeedsItFollows() async throws {
+    /// A timeline's watcher gets the events of the public activities of the feeds it follows
+    /// (accepted follows only): posts, reactions, deletes, each once, with the timeline's fid.
+    @Test func aTimelinesWatcherSeesTheActivitiesOfTheFeedsItFollows() async throws {
         try await TestServer.run { server in
             try await server.createFeed("timeline:bob", owner: "bob")
             try await server.createFeed("user:alice", owner: "alice")
             try await server.createFeed("user:dave", owner: "dave")
+            try await server.createFeed("user:erin", owner: "erin", visibility: "followers")
             #expect(try await server.follow("timeline:bob", "user:alice", as: "bob").status == 201)
             #expect(try await server.follow("timeline:bob", "user:dave", as: "bob").status == 201)
+            // Pending until erin accepts: nothing of hers reaches bob.
+            #expect(try await server.follow("timeline:bob", "user:erin", as: "bob").body["follow"]["status"].string == "pending")
             let (socket, inbox, id) = try await server.connected("bob")
             try await server.watch("timeline:bob", as: "bob", connectionID: id)
 
             let first = try #require(try await server.addActivity(as: "alice", text: "to followers")["id"].string)
-            let event = try await inbox.event()
+            var event = try await inbox.event()
             #expect(event["type"].string == "feeds.activity.added" && event["fid"].string == "timeline:bob", "\(event)")
             #expect(event["activity"]["id"].string == first && event["user"]["id"].string == "alice")
 
             _ = try await server.addActivity(as: "alice", text: "only me", extra: #""visibility":"private""#)
-            // Posted to both followed feeds: one copy, one event.
+            _ = try await server.addActivity(as: "erin", text: "not yet accepted")
+            _ = try await server.addActivity(as: "mallory", text: "not followed")
+            // Posted to both followed feeds: one event.
             let both = try #require(
                 try await server.addActivity(as: "alice", feeds: ["user:alice", "user:dave"], text: "both", byServer: true)["id"]
                     .string)
-            let next = try await inbox.event()
-            #expect(next["activity"]["id"].string == both && next["fid"].string == "timeline:bob", "\(next)")
-            let last = try #require(try await server.addActivity(as: "dave", text: "after")["id"].string)
+            event = try await inbox.event()
+            #expect(event["activity"]["id"].string == both && event["fid"].string == "timeline:bob", "\(event)")
+
+            #expect(
+                try await server.api(.POST, "/feeds/activities/\(first)/reactions", as: "carol", json: #"{"type":"like"}"#).status
+                    == 201)
+            event = try await inbox.event()
+            #expect(event["type"].string == "feeds.activity.reaction.added" && event["fid"].string == "timeline:bob", "\(event)")
+            #expect(try await server.api(.DELETE, "/feeds/activities/\(first)", as: "alice").status == 200)
+            event = try await inbox.event()
+            #expect(event["type"].string == "feeds.activity.deleted" && event["activity"]["id"].string == first, "\(event)")
+
+            // Unfollowed: dave's next post does not come; alice's does.
+            #expect(try await server.api(.DELETE, "/feeds/follows/timeline:bob/user:dave", as: "bob").status == 200)
+            #expect(try await inbox.event()["type"].string == "feeds.follow.deleted")
+            _ = try await server.addActivity(as: "dave", text: "after the unfollow")
+            let last = try #require(try await server.addActivity(as: "alice", text: "after")["id"].string)
             #expect(try await inbox.event()["activity"]["id"].string == last)
             await socket.close()
         }

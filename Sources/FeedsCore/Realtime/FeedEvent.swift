@@ -4,12 +4,16 @@ public struct FeedEvent: Sendable, Equatable {
     public var fids: [String]
     /// Set for an event of a private activity: only this user (its owner) may see it.
     public var onlyFor: String?
+    /// Also for the watchers of the feeds that follow one of `fids` (accepted), each with the fid
+    /// it watches: set on the events of public activities, which timelines hold.
+    public var toFollowers: Bool
     /// The event as Stream sends it, a JSON object without its `fid`.
     public var payload: [UInt8]
 
-    public init(fids: [String], onlyFor: String?, payload: [UInt8]) {
+    public init(fids: [String], onlyFor: String?, toFollowers: Bool = false, payload: [UInt8]) {
         self.fids = fids
         self.onlyFor = onlyFor
+        self.toFollowers = toFollowers
         self.payload = payload
     }
 

@@ -5,8 +5,9 @@ import Logging
 
 /// The events each write sends once it committed, in Stream's shapes: `{"type", "created_at",
 /// "custom", "fid" (added per watcher), the objects, "user"}`. An activity's events (and those of
-/// its reactions and comments) go to the watchers of its feeds, only to its owner when it is not
-/// public; follows go to both feeds' watchers, a feed's update to its own, a bookmark to its user's.
+/// its reactions, comments and bookmarks) go to the watchers of its feeds and, when it is public,
+/// of the timelines that follow them; only to its owner when it is not public, and a bookmark's
+/// only to its user. Follows go to both feeds' watchers, a feed's update to its own.
 extension FeedsAPIImplementation {
     func publishActivityEvent(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = [])
     {
@@ -18,7 +19,10 @@ extension FeedsAPIImplementation {
             json.activity(activity, urls: uploads.urls, users: &users)
             Self.fields(&json, extra + [("user", actor.flatMap { try? Wire.user($0) } as (any Encodable)?)])
         }
-        realtime.publish(FeedEvent(fids: activity.feeds, onlyFor: Self.audience(activity), payload: json.bytes))
+        realtime.publish(
+            FeedEvent(
+                fids: activity.feeds, onlyFor: Self.audience(activity), toFollowers: Self.inTimelines(activity),
+                payload: json.bytes))
     }
 
     /// A comment's event: its activity (unless `known`) is read for the feeds and the audience, off
@@ -48,7 +52,10 @@ extension FeedsAPIImplementation {
                             ("user", try? Wire.user(comment.user)),
                         ])
                 }
-                realtime.publish(FeedEvent(fids: activity.feeds, onlyFor: Self.audience(activity), payload: json.bytes))
+                realtime.publish(
+                    FeedEvent(
+                        fids: activity.feeds, onlyFor: Self.audience(activity), toFollowers: Self.inTimelines(activity),
+                        payload: json.bytes))
             } catch {
                 logger.warning("comment event not sent", metadata: ["comment": "\(comment.id)", "error": "\(error)"])
             }
@@ -74,7 +81,9 @@ extension FeedsAPIImplementation {
             Self.head(&json, type)
             Self.fields(&json, [("bookmark", bookmark), ("user", bookmark.user)])
         }
-        realtime.publish(FeedEvent(fids: activity.feeds, onlyFor: bookmark.user.id, payload: json.bytes))
+        realtime.publish(
+            FeedEvent(
+                fids: activity.feeds, onlyFor: bookmark.user.id, toFollowers: Self.inTimelines(activity), payload: json.bytes))
     }
 
     func publishFeedEvent(_ type: String, _ feed: Feed, actor: User? = nil) {
@@ -85,6 +94,12 @@ extension FeedsAPIImplementation {
             Self.fields(&json, [("feed", wired), ("user", actor.flatMap { try? Wire.user($0) })])
         }
         realtime.publish(FeedEvent(fids: [feed.id.description], onlyFor: nil, payload: json.bytes))
+    }
+
+    /// Whether the activity is copied into its feeds' followers' timelines (only public ones are),
+    /// so that their watchers get its events too.
+    private static func inTimelines(_ activity: Activity) -> Bool {
+        activity.visibility == .public
     }
 
     /// Who may see an activity's events besides the watchers of its feeds' who may read it.

@@ -71,22 +71,30 @@ public final class RealtimeHub: Sendable {
         }
     }
 
+    /// The feeds watched on this node.
+    public var watchedFeeds: [String] { state.withLockedValue { Array($0.watchers.keys) } }
+
     /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed.
     public func deliver(_ events: [FeedEvent]) {
         var messages: [(RealtimeConnection, ByteBuffer)] = []
         state.withLockedValue { state in
             for event in events {
-                for fid in event.fids {
-                    guard let watchers = state.watchers[fid] else { continue }
-                    // One frame, shared by every socket it goes to.
-                    var message: ByteBuffer?
-                    for id in watchers {
-                        guard let client = state.clients[id] else { continue }
-                        if let only = event.onlyFor, only != client.connection.userID { continue }
-                        if message == nil { message = TextFrame.make(event.message(for: fid)) }
-                        messages.append((client.connection, message!))
-                    }
-                }
+                for fid in event.fids { state.address(event, as: fid, into: &messages) }
+            }
+        }
+        send(messages)
+    }
+
+    /// Hands each event to the watchers of the feeds that follow its feeds (`followers`, by
+    /// followed feed), once per following feed, each with its own fid; not to a feed the event
+    /// names itself, whose watchers had it already.
+    public func deliver(_ events: [FeedEvent], toFollowers followers: [String: [String]]) {
+        var messages: [(RealtimeConnection, ByteBuffer)] = []
+        state.withLockedValue { state in
+            for event in events {
+                var following = Set(event.fids.flatMap { followers[$0] ?? [] })
+                following.subtract(event.fids)
+                for fid in following { state.address(event, as: fid, into: &messages) }
             }
         }
         send(messages)
@@ -136,6 +144,18 @@ public final class RealtimeHub: Sendable {
 }
 
 extension RealtimeHub.State {
+    /// Queues `event` for the watchers of `fid` that may see it: one frame for all of them.
+    func address(_ event: FeedEvent, as fid: String, into messages: inout [(RealtimeConnection, ByteBuffer)]) {
+        guard let watchers = watchers[fid] else { return }
+        var message: ByteBuffer?
+        for id in watchers {
+            guard let client = clients[id] else { continue }
+            if let only = event.onlyFor, only != client.connection.userID { continue }
+            if message == nil { message = TextFrame.make(event.message(for: fid)) }
+            messages.append((client.connection, message!))
+        }
+    }
+
     mutating func unwatch(_ fid: String, by id: String) {
         watchers[fid]?.remove(id)
         if watchers[fid]?.isEmpty == true { watchers[fid] = nil }

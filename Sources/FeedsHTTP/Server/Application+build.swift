@@ -76,6 +76,7 @@ public func buildApplication(
     let bus = PostgresEventBus(client: client, listening: database.named("feeds-listener"), logger: logger)
     bus.onReceive(
         deliver: { hub.deliver($0) },
+        followers: FollowerDelivery(watched: { hub.watchedFeeds }, deliver: { hub.deliver($0, toFollowers: $1) }),
         watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
         gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
     let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in

@@ -44,6 +44,7 @@ public final class PostgresEventBus: EventPublisher, Service {
 
     struct Handlers {
         var deliver: @Sendable ([FeedEvent]) async -> Void
+        var followers: FollowerDelivery
         var watch: @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void
         var gap: @Sendable () async -> Void
     }
@@ -58,13 +59,15 @@ public final class PostgresEventBus: EventPublisher, Service {
         self.logger = logger
     }
 
-    /// Where this node's listener hands what it receives; set before `run`.
+    /// Where this node's listener hands what it receives; set before `run`. `followers` takes the
+    /// events that go to the followers of their feeds too (`FeedEvent.toFollowers`).
     public func onReceive(
         deliver: @escaping @Sendable ([FeedEvent]) async -> Void,
+        followers: FollowerDelivery,
         watch: @escaping @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void,
         gap: @escaping @Sendable () async -> Void
     ) {
-        handlers.withLockedValue { $0 = Handlers(deliver: deliver, watch: watch, gap: gap) }
+        handlers.withLockedValue { $0 = Handlers(deliver: deliver, followers: followers, watch: watch, gap: gap) }
     }
 
     public func publish(_ events: [FeedEvent]) {
@@ -96,16 +99,19 @@ public final class PostgresEventBus: EventPublisher, Service {
                 defer { queue.dropped = 0 }
                 return (batch, queue.dropped)
             }
-            if dropped > 0 { logger.error("real-time events dropped: the database is not keeping up", metadata: ["events": "\(dropped)"]) }
+            if dropped > 0 {
+                logger.error("real-time events dropped: the database is not keeping up", metadata: ["events": "\(dropped)"])
+            }
             guard !batch.isEmpty else { return }
             do {
                 try await client.query(
                     """
                     WITH e AS (
-                        INSERT INTO realtime_events (fids, only_for, payload)
-                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.p
+                        INSERT INTO realtime_events (fids, only_for, to_followers, payload)
+                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p
                         FROM unnest(\(batch.map { $0.fids.joined(separator: " ") })::text[], \(batch.map { $0.onlyFor ?? "" })::text[],
-                                    \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[]) WITH ORDINALITY AS x(f, o, p, n)
+                                    \(batch.map(\.toFollowers))::boolean[],
+                                    \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[]) WITH ORDINALITY AS x(f, o, t, p, n)
                         ORDER BY x.n
                         RETURNING id
                     )
@@ -184,17 +190,20 @@ public final class PostgresEventBus: EventPublisher, Service {
         }
     }
 
-    /// Reads events once for this node, and delivers them.
+    /// Reads events once for this node, and delivers them: to the watchers of their feeds first,
+    /// then to those of the watched feeds that follow them.
     private func read(_ ids: [Int64]) async {
-        guard let deliver = handlers.withLockedValue({ $0?.deliver }) else { return }
+        guard let handlers = handlers.withLockedValue({ $0 }) else { return }
         do {
             let rows = try await client.query(
-                "SELECT fids, only_for, payload FROM realtime_events WHERE id = ANY(\(ids)) ORDER BY id", logger: logger)
+                "SELECT fids, only_for, to_followers, payload FROM realtime_events WHERE id = ANY(\(ids)) ORDER BY id",
+                logger: logger)
             var events: [FeedEvent] = []
-            for try await (fids, onlyFor, payload) in rows.decode(([String], String?, String).self) {
-                events.append(FeedEvent(fids: fids, onlyFor: onlyFor, payload: Array(payload.utf8)))
+            for try await (fids, onlyFor, toFollowers, payload) in rows.decode(([String], String?, Bool, String).self) {
+                events.append(FeedEvent(fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8)))
             }
-            await deliver(events)
+            await handlers.deliver(events)
+            try await handlers.followers.deliver(events, client: client, logger: logger)
         } catch {
             logger.error("cannot read real-time events", metadata: ["events": "\(ids.count)", "error": "\(error)"])
         }
