@@ -74,27 +74,16 @@ public final class RealtimeHub: Sendable {
     /// The feeds watched on this node.
     public var watchedFeeds: [String] { state.withLockedValue { Array($0.watchers.keys) } }
 
-    /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed.
-    public func deliver(_ events: [FeedEvent]) {
+    /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed,
+    /// and to those of the watched feeds that follow them (`followers`, by event, when given),
+    /// each with its own fid; not twice to a feed the event names itself.
+    public func deliver(_ events: [FeedEvent], followers: [[String]] = []) {
         var messages: [(RealtimeConnection, ByteBuffer)] = []
         state.withLockedValue { state in
-            for event in events {
+            for (index, event) in events.enumerated() {
                 for fid in event.fids { state.address(event, as: fid, into: &messages) }
-            }
-        }
-        send(messages)
-    }
-
-    /// Hands each event to the watchers of the feeds that follow its feeds (`followers`, by
-    /// followed feed), once per following feed, each with its own fid; not to a feed the event
-    /// names itself, whose watchers had it already.
-    public func deliver(_ events: [FeedEvent], toFollowers followers: [String: [String]]) {
-        var messages: [(RealtimeConnection, ByteBuffer)] = []
-        state.withLockedValue { state in
-            for event in events {
-                var following = Set(event.fids.flatMap { followers[$0] ?? [] })
-                following.subtract(event.fids)
-                for fid in following { state.address(event, as: fid, into: &messages) }
+                guard index < followers.count else { continue }
+                for fid in Set(followers[index]).subtracting(event.fids) { state.address(event, as: fid, into: &messages) }
             }
         }
         send(messages)

@@ -75,8 +75,8 @@ public func buildApplication(
     let hub = RealtimeHub()
     let bus = PostgresEventBus(client: client, listening: database.named("feeds-listener"), logger: logger)
     bus.onReceive(
-        deliver: { hub.deliver($0) },
-        followers: FollowerDelivery(watched: { hub.watchedFeeds }, deliver: { hub.deliver($0, toFollowers: $1) }),
+        deliver: { hub.deliver($0, followers: $1) },
+        watched: { hub.watchedFeeds },
         watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
         gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
     let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in

@@ -43,8 +43,8 @@ public final class PostgresEventBus: EventPublisher, Service {
     }
 
     struct Handlers {
-        var deliver: @Sendable ([FeedEvent]) async -> Void
-        var followers: FollowerDelivery
+        var deliver: @Sendable (_ events: [FeedEvent], _ followers: [[String]]) async -> Void
+        var watched: @Sendable () -> [String]
         var watch: @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void
         var gap: @Sendable () async -> Void
     }
@@ -59,15 +59,16 @@ public final class PostgresEventBus: EventPublisher, Service {
         self.logger = logger
     }
 
-    /// Where this node's listener hands what it receives; set before `run`. `followers` takes the
-    /// events that go to the followers of their feeds too (`FeedEvent.toFollowers`).
+    /// Where this node's listener hands what it receives; set before `run`. `deliver` gets each
+    /// event with the feeds watched on this node (`watched`) that follow its feeds, for the events
+    /// that go to followers too (`FeedEvent.toFollowers`).
     public func onReceive(
-        deliver: @escaping @Sendable ([FeedEvent]) async -> Void,
-        followers: FollowerDelivery,
+        deliver: @escaping @Sendable (_ events: [FeedEvent], _ followers: [[String]]) async -> Void,
+        watched: @escaping @Sendable () -> [String],
         watch: @escaping @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void,
         gap: @escaping @Sendable () async -> Void
     ) {
-        handlers.withLockedValue { $0 = Handlers(deliver: deliver, followers: followers, watch: watch, gap: gap) }
+        handlers.withLockedValue { $0 = Handlers(deliver: deliver, watched: watched, watch: watch, gap: gap) }
     }
 
     public func publish(_ events: [FeedEvent]) {
@@ -190,20 +191,31 @@ public final class PostgresEventBus: EventPublisher, Service {
         }
     }
 
-    /// Reads events once for this node, and delivers them: to the watchers of their feeds first,
-    /// then to those of the watched feeds that follow them.
+    /// Reads events once for this node, and delivers them. For an event of a public activity the
+    /// same statement finds which of the feeds watched here follow its feeds (accepted follows),
+    /// so a timeline's watchers get it too; a node with no watchers looks up nothing.
     private func read(_ ids: [Int64]) async {
         guard let handlers = handlers.withLockedValue({ $0 }) else { return }
         do {
             let rows = try await client.query(
-                "SELECT fids, only_for, to_followers, payload FROM realtime_events WHERE id = ANY(\(ids)) ORDER BY id",
-                logger: logger)
+                """
+                SELECT e.fids, e.only_for, e.to_followers, e.payload,
+                    CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
+                        SELECT DISTINCT w.source_fid FROM follows w
+                        WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
+                    ) ELSE '{}' END
+                FROM realtime_events e, (SELECT \(handlers.watched())::text[] AS fids) here
+                WHERE e.id = ANY(\(ids)) ORDER BY e.id
+                """, logger: logger)
             var events: [FeedEvent] = []
-            for try await (fids, onlyFor, toFollowers, payload) in rows.decode(([String], String?, Bool, String).self) {
+            var followers: [[String]] = []
+            for try await (fids, onlyFor, toFollowers, payload, following) in rows.decode(
+                ([String], String?, Bool, String, [String]).self)
+            {
                 events.append(FeedEvent(fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8)))
+                followers.append(following)
             }
-            await handlers.deliver(events)
-            try await handlers.followers.deliver(events, client: client, logger: logger)
+            await handlers.deliver(events, followers)
         } catch {
             logger.error("cannot read real-time events", metadata: ["events": "\(ids.count)", "error": "\(error)"])
         }
