@@ -5,7 +5,7 @@ public struct FeedDetails: Sendable, Hashable {
     public var description: String?
     public var custom: JSONObject?
 
-    public init(name: String? = nil, description: String? = nil, custom: JSONObject? = nil) {
+    public init(name: String?, description: String?, custom: JSONObject?) {
         self.name = name
         self.description = description
         self.custom = custom

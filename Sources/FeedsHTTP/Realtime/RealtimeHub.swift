@@ -75,15 +75,14 @@ public final class RealtimeHub: Sendable {
     public var watchedFeeds: [String] { state.withLockedValue { Array($0.watchers.keys) } }
 
     /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed,
-    /// and to those of the watched feeds that follow them (`followers`, by event, when given),
-    /// each with its own fid; not twice to a feed the event names itself.
-    public func deliver(_ events: [FeedEvent], followers: [[String]] = []) {
+    /// and to those of the watched feeds that follow them (`followers`, one list per event), each
+    /// with its own fid; not twice to a feed the event names itself.
+    public func deliver(_ events: [FeedEvent], followers: [[String]]) {
         var messages: [(RealtimeConnection, ByteBuffer)] = []
         state.withLockedValue { state in
-            for (index, event) in events.enumerated() {
+            for (event, following) in zip(events, followers) {
                 for fid in event.fids { state.address(event, as: fid, into: &messages) }
-                guard index < followers.count else { continue }
-                for fid in Set(followers[index]).subtracting(event.fids) { state.address(event, as: fid, into: &messages) }
+                for fid in Set(following).subtracting(event.fids) { state.address(event, as: fid, into: &messages) }
             }
         }
         send(messages)
