@@ -84,6 +84,8 @@ let package = Package(
         .target(
             name: "FeedsAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            // The generator's unused imports and deprecated schema names are not ours to fix.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // The API implementation, auth, error mapping, operations routes and buildApplication.

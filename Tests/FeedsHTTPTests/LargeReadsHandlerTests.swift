@@ -11,8 +11,9 @@ import Testing
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 continuation.yield(channel)
-                return withHandler
-                    ? channel.pipeline.addHandler(LargeReadsHandler()) : channel.eventLoop.makeSucceededVoidFuture()
+                return channel.eventLoop.makeCompletedFuture {
+                    if withHandler { try channel.pipeline.syncOperations.addHandler(LargeReadsHandler()) }
+                }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -29,7 +29,7 @@ struct FileChunks: AsyncSequence, Sendable {
         mutating func next() async throws -> ByteBuffer? {
             let (reader, size) = (reader, chunkSize)
             let chunk = try await BlockingIO.run { try reader.read(upTo: size) }
-            if let chunk { progress(reader.total) }
+            if chunk != nil { progress(reader.total) }
             return chunk
         }
     }

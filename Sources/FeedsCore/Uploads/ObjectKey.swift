@@ -14,7 +14,7 @@ public struct ObjectKey: Sendable, Hashable, CustomStringConvertible {
     /// A key read back from storage or from one of our URLs; nil when it is not of our form.
     public init?(rawValue: String) {
         let parts = rawValue.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 32, parts[0].allSatisfy { $0.isASCII && $0.isHexDigit },
+        guard parts.count == 2, parts[0].count == 32, parts[0].allSatisfy({ $0.isASCII && $0.isHexDigit }),
             !parts[1].isEmpty, ObjectKey.safeFileName(String(parts[1])) == parts[1]
         else { return nil }
         self.rawValue = rawValue

@@ -51,6 +51,8 @@ final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandle
         context.write(NIOAny(HTTPResponsePart.head(head)), promise: nil)
         context.write(NIOAny(HTTPResponsePart.body(ByteBuffer(bytes: body))), promise: nil)
         // The client sends no body after a final status; close rather than wait for one.
-        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
     }
 }

@@ -6,7 +6,7 @@ import PostgresNIO
 /// (planning a feed page costs it more than running one). Each shape is the SQL that
 /// `PostgresActivityStore.sql(for:)` builds for a sample query; a query that builds the same
 /// text runs as that prepared statement with its own bindings, any other as a plain query.
-protocol PreparedShape {
+protocol PreparedShape: SendableMetatype {
     /// The statement's name on each connection, spelt out: PostgresNIO's default reflects the
     /// type's name again on every execution.
     static var name: String { get }
