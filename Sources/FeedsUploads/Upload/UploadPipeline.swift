@@ -119,7 +119,9 @@ package struct UploadPipeline: Sendable {
                 await purge(key)
                 if confirmed { try await objects.forget([key], logger: logger) }
             } catch {
-                logger.error("could not remove an orphaned upload; gc will", metadata: ["key": "\(key)", "error": "\(error)"])
+                logger.error(
+                    "could not remove an orphaned upload; gc will delete it later",
+                    metadata: ["key": "\(key)", "error": "\(error)"])
             }
         }
     }
