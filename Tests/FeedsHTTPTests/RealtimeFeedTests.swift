@@ -52,7 +52,7 @@ import Testing
             #expect(byServer.body["feed"]["name"].string == "Alice's" && byServer.body["feed"]["description"].string == "news")
             let next = try await inbox.event()
             #expect(next["type"].string == "feeds.feed.updated" && next["feed"]["description"].string == "news", "\(next)")
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -110,7 +110,7 @@ import Testing
             let stolen = try await server.api(
                 .POST, "/feeds/feeds/query", as: "mallory", json: query, query: "&connection_id=\(id)")
             #expect(stolen.status == 403, "\(stolen.text)")
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -143,7 +143,7 @@ import Testing
             _ = try await server.addActivity(as: "alice", text: "no longer watched")
             let seen = try #require(try await server.addActivity(as: "dave", text: "still watched")["id"].string)
             #expect(try await inbox.event()["activity"]["id"].string == seen)
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -192,7 +192,7 @@ import Testing
             _ = try await server.addActivity(as: "dave", text: "after the unfollow")
             let last = try #require(try await server.addActivity(as: "alice", text: "after")["id"].string)
             #expect(try await inbox.event()["activity"]["id"].string == last)
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -225,8 +225,8 @@ import Testing
             let next = try #require(try await server.addActivity(as: "alice", text: "next")["id"].string)
             event = try await aliceInbox.event()
             #expect(event["type"].string == "feeds.activity.added" && event["activity"]["id"].string == next, "\(event)")
-            await aliceSocket.close()
-            await carolSocket.close()
+            try await aliceSocket.hangUp()
+            try await carolSocket.hangUp()
         }
     }
 }

@@ -26,7 +26,7 @@ import Testing
             // The server's own, every interval, without asking.
             let unasked = try await inbox.next()
             #expect(unasked["type"].string == "health.check" && unasked["connection_id"].string == id)
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -49,7 +49,7 @@ import Testing
                 let error = try await Inbox(socket).next()
                 #expect(error["type"].string == "connection.error", "\(error)")
                 #expect(error["error"]["code"].int == refused.code && error["error"]["StatusCode"].int == 401, "\(error)")
-                #expect(try await socket.closed?.code == 1000)
+                #expect(try await socket.closeCode() == 1000)
             }
             // A first message that is not the auth message.
             let socket = RealtimeSocket(
@@ -101,7 +101,7 @@ import Testing
             #expect(try await server.api(.DELETE, "/feeds/activities/\(activity)", as: "alice").status == 200)
             event = try await inbox.event()
             #expect(event["type"].string == "feeds.activity.deleted" && event["activity"]["id"].string == activity)
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -134,7 +134,7 @@ import Testing
             _ = try await server.addActivity(as: "dave", text: "still not watched")
             let next = try #require(try await server.addActivity(as: "alice", text: "again")["id"].string)
             #expect(try await inbox.event()["activity"]["id"].string == next)
-            await socket.close()
+            try await socket.hangUp()
         }
     }
 
@@ -156,8 +156,8 @@ import Testing
             let plain = try await server.send(.GET, "/api/v2/connect")
             #expect((400..<500).contains(plain.status) && plain.body["code"].int != nil, "\(plain.text)")
             #expect(try await server.send(.GET, "/healthz").status == 200)
-            await socket.close()
-            #expect(try await socket.closed?.code == 1000)
+            try await socket.hangUp()
+            #expect(try await socket.closeCode() == 1000)
         }
     }
 
@@ -200,8 +200,8 @@ import Testing
                 token: try await server.token("bob"), logger: TestDatabase.logger)
             #expect(try await Inbox(onMainPort).next()["type"].string == "connection.ok")
             try await other.terminate()
-            #expect(try await socket.closed?.code == 1012)
-            #expect(try await onMainPort.closed?.code == 1012)
+            #expect(try await socket.closeCode() == 1012)
+            #expect(try await onMainPort.closeCode() == 1012)
         }
     }
 
@@ -218,12 +218,12 @@ import Testing
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND query ILIKE 'LISTEN%feeds_events%'
                 """, logger: TestDatabase.logger)
-            #expect(try await socket.closed?.code == 1012)
+            #expect(try await socket.closeCode() == 1012)
             let (again, inboxAgain, newID) = try await server.connected("alice")
             try await server.watch("user:alice", as: "alice", connectionID: newID)
             let posted = try #require(try await server.addActivity(as: "alice", text: "after")["id"].string)
             #expect(try await inboxAgain.event()["activity"]["id"].string == posted)
-            await again.close()
+            try await again.hangUp()
         }
     }
 }
@@ -259,6 +259,18 @@ actor Inbox {
     }
 
     struct SocketEnded: Error {}
+}
+
+extension RealtimeSocket {
+    /// The code the server closed the socket with (a hang guard of two minutes).
+    func closeCode() async throws -> Int? {
+        try await hangGuard("the server to close the socket", seconds: 120) { try await self.closed?.code }
+    }
+
+    /// Closes the socket and waits for it to end (a hang guard of two minutes).
+    func hangUp() async throws {
+        try await hangGuard("the socket to close", seconds: 120) { await self.close() }
+    }
 }
 
 extension TestServer {
