@@ -13,14 +13,16 @@ build: deps
 run: build
 	$(SWIFT) run --skip-build feeds serve
 
-## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them.
-## Then Stream's Python SDK against the built server (scripts/sdk-conformance.sh), schemathesis
-## against the spec it serves (scripts/schema-fuzz.sh) and the admin console in headless Chromium
-## (scripts/admin-browser.sh); all four always run.
+## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them:
+## the Swift tests (scripts/swift-tests.sh: a watchdog, and a short output; the whole is in
+## .build/swift-tests.log), Stream's Python SDK against the built server (scripts/sdk-conformance.sh),
+## schemathesis against the spec it serves (scripts/schema-fuzz.sh) and the admin console in headless
+## Chromium (scripts/admin-browser.sh); all four always run.
 test: deps
-	$(SWIFT) build --build-tests
+	@echo "Building the server and its tests (debug; errors and warnings only)"
+	$(SWIFT) build --build-tests --quiet
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh sh -c \
-	  'status=0; $(SWIFT) test --skip-build || status=$$?; scripts/sdk-conformance.sh || status=1; \
+	  'status=0; SWIFT=$(SWIFT) scripts/swift-tests.sh || status=$$?; scripts/sdk-conformance.sh || status=1; \
 	  scripts/schema-fuzz.sh || status=1; scripts/admin-browser.sh || status=1; exit $$status'
 
 ## Release build, then the server against its baselines (pgbench, nginx, vipsthumbnail) in the same run:
