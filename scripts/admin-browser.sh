@@ -32,7 +32,7 @@ counts="$work/counts"
 if start_server console; then
   FEEDS_ADMIN_BASE_URL="$base_url" FEEDS_ADMIN_API_KEY="$api_key" FEEDS_ADMIN_API_SECRET="$api_secret" \
     FEEDS_ADMIN_SCREENSHOTS="$screenshots" FEEDS_ADMIN_COUNTS="$counts" \
-    PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$program" | tee "$work/steps" || true
+    PYTHONDONTWRITEBYTECODE=1 timeout 15m "$venv/bin/python" "$program" | tee "$work/steps" || true
 fi
 stop_server
 read -r passed failed <<<"$(counts_of "$counts" console)"

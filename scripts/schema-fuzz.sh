@@ -45,7 +45,7 @@ EOF
 
 echo "Schema fuzzing (schemathesis $pin), $examples examples per operation, seed $seed"
 status=0
-(cd "$work" && PYTHONPATH="$root/Tests/Fuzz" SCHEMATHESIS_HOOKS=schemathesis_hooks "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" --no-color \
+(cd "$work" && PYTHONPATH="$root/Tests/Fuzz" SCHEMATHESIS_HOOKS=schemathesis_hooks timeout 20m "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" --no-color \
   run "$base_url/openapi.yaml" --url "$base_url" --checks all --exclude-checks positive_data_acceptance \
   --max-examples "$examples" --seed "$seed" --generation-database none \
   --workers 1 --request-timeout 30 \

@@ -35,7 +35,7 @@ run_pass() {
   fi
   FEEDS_SDK_BASE_URL="$base_url" FEEDS_SDK_API_KEY="$api_key" FEEDS_SDK_API_SECRET="$api_secret" \
     FEEDS_SDK_PASS="$name" FEEDS_SDK_COUNTS="$counts" \
-    PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$program" | tee "$work/$name-steps" || true
+    PYTHONDONTWRITEBYTECODE=1 timeout 15m "$venv/bin/python" "$program" | tee "$work/$name-steps" || true
   stop_server
   read -r p f <<<"$(counts_of "$counts" "$name")"
   passed=$((passed + p))

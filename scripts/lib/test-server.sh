@@ -91,7 +91,8 @@ python_venv() {
 }
 
 # counts_of FILE LABEL: the "PASSED FAILED" line a test program wrote to FILE; a program that
-# wrote none (it crashed, or never started) counts as one failure, and says so.
+# wrote none (it crashed, never started, or was stopped by its `timeout`) counts as one failure,
+# and says so.
 counts_of() {
   if [ -s "$1" ]; then
     cat "$1"
