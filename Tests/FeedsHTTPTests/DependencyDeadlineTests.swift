@@ -3,6 +3,7 @@ import FeedsCore
 import FeedsPostgres
 import FeedsTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FeedsHTTP
@@ -12,15 +13,19 @@ import Testing
 /// the server. No assertion here is on time: hang guards of minutes catch what never ends.
 @Suite struct DependencyDeadlineTests {
     @Test func workPastItsDeadlineIsAnswered503EvenIfItNeverEnds() async throws {
+        let hung = Parked()
         let error = await #expect(throws: FeedsError.self) {
             try await hangGuard("a deadline that never fires", seconds: 120) {
                 try await withDeadline(.milliseconds(50), "the hung call") {
                     // A call that ignores cancellation, as a dependency that hangs may.
-                    await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                    await withCheckedContinuation { continuation in hung.continuation.withLock { $0 = continuation } }
                 }
             }
         }
         #expect(error?.kind == .unavailable)
+        // Let the hung call end, so that its task does not outlive the test.
+        try await eventually("the hung call to start") { hung.continuation.withLock { $0 != nil } }
+        hung.continuation.withLock { $0?.resume() }
         #expect(try await withDeadline(.seconds(60), "a quick call") { 42 } == 42)
     }
 
@@ -64,6 +69,11 @@ import Testing
             await proxy.close()
         }
     }
+}
+
+/// Where a call that ignores cancellation waits, until the test lets it go.
+private final class Parked: Sendable {
+    let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
 }
 
 @Suite struct FreezableProxyTests {
