@@ -56,6 +56,37 @@ import Testing
         }
     }
 
+    /// A reaction with `enforce_unique` stands for all the user's reactions to its object: it comes
+    /// as `.reaction.updated`, which Stream's client SDKs expect after such a request (they apply
+    /// their own reply as that event); without it, as `.added`. On activities and comments.
+    @Test func aUniqueReactionComesAsAnUpdate() async throws {
+        try await TestServer.run { server in
+            let (socket, inbox, id) = try await server.connected("alice")
+            try await server.watch("user:alice", as: "alice", connectionID: id)
+            let activity = try #require(try await server.addActivity(as: "alice", text: "hello")["id"].string)
+            #expect(try await inbox.event()["type"].string == "feeds.activity.added")
+            let reactions = "/feeds/activities/\(activity)/reactions"
+            #expect(try await server.api(.POST, reactions, as: "bob", json: #"{"type":"like"}"#).status == 201)
+            #expect(try await inbox.event()["type"].string == "feeds.activity.reaction.added")
+            let unique = try await server.api(.POST, reactions, as: "bob", json: #"{"type":"heart","enforce_unique":true}"#)
+            #expect(unique.status == 201, "\(unique.text)")
+            let updated = try await inbox.event()
+            #expect(updated["type"].string == "feeds.activity.reaction.updated", "\(updated)")
+            #expect(updated["reaction"]["type"].string == "heart" && updated["reaction"]["user"]["id"].string == "bob")
+            #expect(updated["activity"]["reaction_count"].int == 1, "\(updated)")
+
+            let comment = try #require(try await server.comment(on: activity, "nice", as: "bob").body["comment"]["id"].string)
+            #expect(try await inbox.event()["type"].string == "feeds.comment.added")
+            let onComment = try await server.api(
+                .POST, "/feeds/comments/\(comment)/reactions", as: "alice", json: #"{"type":"up","enforce_unique":true}"#)
+            #expect(onComment.status == 201, "\(onComment.text)")
+            let commentEvent = try await inbox.event()
+            #expect(commentEvent["type"].string == "feeds.comment.reaction.updated", "\(commentEvent)")
+            #expect(commentEvent["reaction"]["type"].string == "up" && commentEvent["comment"]["id"].string == comment)
+            try await socket.hangUp()
+        }
+    }
+
     @Test func updateFeedRefusesHostileBodiesAndChangesNothing() async throws {
         try await TestServer.run { server in
             try await server.createFeed("user:alice", owner: "alice")

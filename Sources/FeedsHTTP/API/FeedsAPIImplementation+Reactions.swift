@@ -4,6 +4,10 @@ import FeedsCore
 /// AddActivityReaction, DeleteActivityReaction and QueryActivityReactions. A user acts as
 /// themselves; the server names the user (`user_id`, or `user.id`). Who may read the activity is
 /// the store's to check.
+///
+/// A reaction added with `enforce_unique` is sent as `….reaction.updated`: it stands for all the
+/// user's reactions to the object, and Stream's client SDKs, which apply their own reply as that
+/// event, then recognise the socket's copy instead of adding the reaction twice.
 extension FeedsAPIImplementation {
     func addActivityReaction(_ input: Operations.AddActivityReaction.Input) async throws
         -> Operations.AddActivityReaction.Output
@@ -17,7 +21,8 @@ extension FeedsAPIImplementation {
         let (stored, activity) = try await store.addReaction(
             reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
         publishActivityEvent(
-            "feeds.activity.reaction.added", activity, actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
+            reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
+            actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
         return .created(
             .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(stored)))))
     }
@@ -64,7 +69,9 @@ extension FeedsAPIImplementation {
             userID: body.userId ?? body.user?.id)
         let (stored, comment) = try await store.addCommentReaction(
             reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        publishCommentEvent("feeds.comment.reaction.added", comment, reaction: stored, logger: request.logger)
+        publishCommentEvent(
+            reaction.enforceUnique ? "feeds.comment.reaction.updated" : "feeds.comment.reaction.added", comment, reaction: stored,
+            logger: request.logger)
         return .created(
             .init(
                 body: .json(
