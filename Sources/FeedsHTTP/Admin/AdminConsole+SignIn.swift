@@ -22,7 +22,7 @@ extension AdminConsole {
                 .forbidden, next: next, apiKey: typedKey,
                 message: "The sign-in form was out of date or came from another page; please sign in again.")
         }
-        let source = request.headers[PeerAddressHandler.header] ?? "unknown"
+        let source = request.headers[RequestHeadNormalizer.peerAddress] ?? "unknown"
         switch throttle.admit(source) {
         case .refused(let seconds):
             var response = signInForm(

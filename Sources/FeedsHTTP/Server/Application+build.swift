@@ -124,8 +124,9 @@ public func buildApplication(
                     ConnectionGuard(
                         headerTimeout: TimeAmount(configuration.headerTimeout),
                         maxConnections: configuration.maxConnections, count: connections),
+                    RequestHeadNormalizer(),
                     MainPortUpgrade(endpoint: realtimeEndpoint, logger: logger),
-                    LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)), PeerAddressHandler(),
+                    LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)),
                 ]
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
