@@ -8,14 +8,14 @@ import Testing
     @Test func addThenGetReturnsEveryRequiredField() async throws {
         try await TestServer.run { server in
             let activity = try await server.addActivity(
-                as: "alice", feeds: ["user:alice", "timeline:bob"],
+                as: "alice", feeds: ["user:alice", "room:bob"],
                 extra:
                     #""custom":{"mood":"happy","n":3},"attachments":[{"type":"image","image_url":"https://example.com/a.png","custom":{}}]"#
             )
             for field in requiredActivityFields { #expect(!activity[field].isNull, "missing \(field)") }
             for field in requiredUserFields { #expect(!activity["user"][field].isNull, "missing user.\(field)") }
             #expect(activity["user"]["id"].string == "alice")
-            #expect(activity["feeds"].array.compactMap(\.string) == ["user:alice", "timeline:bob"])
+            #expect(activity["feeds"].array.compactMap(\.string) == ["user:alice", "room:bob"])
             #expect(activity["custom"]["mood"].string == "happy")
             #expect(activity["attachments"][0]["image_url"].string == "https://example.com/a.png")
             #expect(activity["visibility"].string == "public")
@@ -37,7 +37,7 @@ import Testing
                 for index in 0..<16 {
                     group.addTask {
                         let activity = try await server.addActivity(
-                            as: "newcomer", feeds: ["user:newcomer", "timeline:t\(index % 2)"], extra: #""custom":{"i":\#(index)}"#)
+                            as: "newcomer", feeds: ["user:newcomer", "room:t\(index % 2)"], extra: #""custom":{"i":\#(index)}"#)
                         #expect(activity["user"]["id"].string == "newcomer")
                         #expect(activity["user"]["role"].string == "user")
                         #expect(activity["custom"]["i"].int == index)
@@ -198,7 +198,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<50 {
                     group.addTask {
-                        try await server.addActivity(as: "user\(index % 5)", feeds: ["room:one"], text: "n\(index)", byServer: true)
+                        try await server.addActivity(
+                            as: "user\(index % 5)", feeds: ["room:one"], text: "n\(index)", byServer: true)
                     }
                 }
                 try await group.waitForAll()

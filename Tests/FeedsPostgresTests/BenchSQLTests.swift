@@ -15,10 +15,10 @@ import Testing
         let select = script.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("\\") }
             .joined(separator: "\n")
         // pgbench's variables stand where the server binds the reader (for their own reactions and
-        // bookmarks), the feed, the reader again (visibility) and the limit + 1.
+        // bookmarks), the reader again (who may read what), the feed and the limit + 1.
         let server = query.sql.replacingOccurrences(of: "$1", with: "'loadtest-' || :u::text")
-            .replacingOccurrences(of: "$2", with: #"E'user\x3aloadtest-' || :u::text"#)
-            .replacingOccurrences(of: "$3", with: "'loadtest-' || :u::text")
+            .replacingOccurrences(of: "$2", with: "'loadtest-' || :u::text")
+            .replacingOccurrences(of: "$3", with: #"E'user\x3aloadtest-' || :u::text"#)
             .replacingOccurrences(of: "$4", with: "26")
         #expect(words(select) == words(server + ";"))
     }
@@ -35,13 +35,15 @@ import Testing
         let activity = "(SELECT id FROM bench_reaction_targets WHERE n = :n)"
         let user = "'loadtest-' || :u::text"
         let insert = InsertReaction<ActivityReactions>.sql.replacingOccurrences(of: "$1", with: activity)
-            .replacingOccurrences(of: "$2", with: user).replacingOccurrences(of: "$3", with: "(ARRAY['like','heart','wow','fire'])[:t]")
+            .replacingOccurrences(of: "$2", with: user).replacingOccurrences(
+                of: "$3", with: "(ARRAY['like','heart','wow','fire'])[:t]"
+            )
             .replacingOccurrences(of: "$4", with: "'{}'").replacingOccurrences(of: "$5", with: user)
-            .replacingOccurrences(of: "$6", with: "false")
+            .replacingOccurrences(of: "$6", with: "false").replacingOccurrences(of: "$7", with: "25")
         var byID = ActivityQuery(viewer: .user("x"), limit: 1)
         byID.ids = ["x"]
         let read = try PostgresActivityStore.sql(for: byID).sql.replacingOccurrences(of: "$1", with: user)
-            .replacingOccurrences(of: "$2", with: "ARRAY[\(activity)]").replacingOccurrences(of: "$3", with: user)
+            .replacingOccurrences(of: "$2", with: user).replacingOccurrences(of: "$3", with: "ARRAY[\(activity)]")
             .replacingOccurrences(of: "$4", with: "2")
         #expect(statements.map(words) == [words(insert), words(read)])
     }

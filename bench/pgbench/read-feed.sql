@@ -5,37 +5,38 @@
 -- (pgbench would take the colon of 'user:' for a variable, hence E'user\x3a…'.)
 \set u random(0, 99)
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-    a.created_at, a.updated_at, a.edited_at, a.deleted_at,
-    COALESCE((
-        SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
-        FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
-        WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
-    ), '[]')::text,
-    u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
-    a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
-    CASE WHEN a.reaction_count > 0 THEN (
-        SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
-            json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
-        FROM (
-            SELECT * FROM activity_reactions WHERE activity_id = a.id
-            ORDER BY created_at DESC, user_id DESC, type DESC LIMIT 5
-        ) r JOIN users ru ON ru.id = r.user_id
-    )::text END,
-    CASE WHEN a.reaction_count > 0 THEN (
-        SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
-            json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.type DESC)
-        FROM activity_reactions r JOIN users ru ON ru.id = r.user_id
-        WHERE r.activity_id = a.id AND r.user_id = 'loadtest-' || :u::text
-    )::text END,
-    CASE WHEN a.bookmark_count > 0 THEN (
-        SELECT json_agg(json_build_array(b.custom, (extract(epoch FROM b.created_at) * 1000000)::int8, (extract(epoch FROM b.updated_at) * 1000000)::int8, json_build_array(bu.id, bu.name, bu.image, bu.role, bu.language, bu.teams, bu.custom, (extract(epoch FROM bu.created_at) * 1000000)::int8, (extract(epoch FROM bu.updated_at) * 1000000)::int8),
-            bf.id, bf.name, bf.custom, (extract(epoch FROM bf.created_at) * 1000000)::int8, (extract(epoch FROM bf.updated_at) * 1000000)::int8)
-            ORDER BY b.created_at DESC, bf.id DESC)
-        FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
-        WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
-    )::text END,
-    (extract(epoch FROM a.created_at) * 1000000)::bigint
-FROM activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id
-WHERE f.feed = E'user\x3aloadtest-' || :u::text AND a.deleted_at IS NULL
-    AND (a.visibility = 'public' OR a.user_id = 'loadtest-' || :u::text)
-ORDER BY f.created_at DESC, f.activity_id DESC LIMIT 26;
+a.created_at, a.updated_at, a.edited_at, a.deleted_at,
+COALESCE((
+    SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
+    FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
+    WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
+), '[]')::text,
+u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
+a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
+CASE WHEN a.reaction_count > 0 THEN (
+    SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
+        json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
+    FROM (
+        SELECT * FROM activity_reactions WHERE activity_id = a.id
+        ORDER BY created_at DESC, user_id DESC, type DESC LIMIT 5
+    ) r JOIN users ru ON ru.id = r.user_id
+)::text END,
+CASE WHEN a.reaction_count > 0 THEN (
+    SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
+        json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.type DESC)
+    FROM activity_reactions r JOIN users ru ON ru.id = r.user_id
+    WHERE r.activity_id = a.id AND r.user_id = 'loadtest-' || :u::text
+)::text END,
+CASE WHEN a.bookmark_count > 0 THEN (
+    SELECT json_agg(json_build_array(b.custom, (extract(epoch FROM b.created_at) * 1000000)::int8, (extract(epoch FROM b.updated_at) * 1000000)::int8, json_build_array(bu.id, bu.name, bu.image, bu.role, bu.language, bu.teams, bu.custom, (extract(epoch FROM bu.created_at) * 1000000)::int8, (extract(epoch FROM bu.updated_at) * 1000000)::int8),
+        bf.id, bf.name, bf.custom, (extract(epoch FROM bf.created_at) * 1000000)::int8, (extract(epoch FROM bf.updated_at) * 1000000)::int8)
+        ORDER BY b.created_at DESC, bf.id DESC)
+    FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
+    WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
+)::text END,
+(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id WHERE f.feed = E'user\x3aloadtest-' || :u::text AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = E'user\x3aloadtest-' || :u::text AND (qf.visibility IN ('public', 'visible') OR qf.created_by = 'loadtest-' || :u::text OR (qf.visibility = 'followers' AND EXISTS (
+    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+    WHERE rw.target_fid = qf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)))) AND a.deleted_at IS NULL AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
+    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
+    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)))))) ORDER BY f.created_at DESC, f.activity_id DESC LIMIT 26;

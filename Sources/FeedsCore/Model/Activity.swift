@@ -47,3 +47,15 @@ public struct Activity: Sendable, Hashable {
         self.engagement = engagement
     }
 }
+
+extension Activity {
+    /// What a caller who may not read the activity is shown of it where a reply must carry one
+    /// (the reply to deleting their own comment on it): its id, type, author and times; no text,
+    /// custom data, attachments, feeds or counts.
+    public var redacted: Activity {
+        Activity(
+            id: id, type: type, user: user, text: nil, feeds: [], visibility: visibility, visibilityTag: nil,
+            restrictReplies: restrictReplies, custom: [:], attachments: [], createdAt: createdAt, updatedAt: updatedAt,
+            editedAt: editedAt, deletedAt: deletedAt)
+    }
+}

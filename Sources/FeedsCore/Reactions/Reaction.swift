@@ -65,6 +65,15 @@ public struct ReactionInput: Sendable, Hashable {
     public var enforceUnique: Bool
 
     public static let maxTypeLength = 64
+    /// The most reaction types one user keeps on one activity or comment.
+    public static let maxTypesPerUser = 25
+
+    /// The refusal of a reaction past `maxTypesPerUser`.
+    public static var tooManyTypes: FeedsError {
+        .input(
+            "a user may keep at most \(maxTypesPerUser) reaction types on one activity or comment; remove one first",
+            field: "type")
+    }
 
     public init(type: String, custom: JSONObject?, enforceUnique: Bool?) throws(FeedsError) {
         self.type = try Self.checkedType(type, field: "type")

@@ -13,9 +13,10 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity?
 
     /// Rewrites an activity atomically: `change` sees the stored activity (locked) and returns its
-    /// new content, or throws (not allowed, bad input) to leave it as it was.
+    /// new content, or throws (not allowed, bad input) to leave it as it was. Feeds it is moved
+    /// into must be ones `principal` may post into.
     func updateActivity(
-        id: String, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
+        id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity
 
     /// Deletes the live activities among `ids` (soft or hard) and returns the ids deleted.
@@ -28,9 +29,12 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     func queryActivities(_ query: ActivityQuery, logger: Logger) async throws -> ActivityPage
 
     /// A feed, created with `creatorID` as its owner when missing (without one, a missing feed is
-    /// an input error), with `visibility` or its group's, and `details`; an existing feed stays as it is.
-    func getOrCreateFeed(_ id: FeedID, creatorID: String?, visibility: FeedVisibility?, details: FeedDetails, logger: Logger)
-        async throws -> (feed: Feed, created: Bool)
+    /// an input error; a user creates only their own, `FeedPermissions.mayCreate`), with
+    /// `visibility` or its group's, and `details`; an existing feed stays as it is.
+    func getOrCreateFeed(
+        _ id: FeedID, creatorID: String?, by principal: Principal, visibility: FeedVisibility?, details: FeedDetails,
+        logger: Logger
+    ) async throws -> (feed: Feed, created: Bool)
 
     /// Sets the feed's name, description and custom data (those given), if `userID` owns it (nil:
     /// a server call); returns it as it is now.
@@ -39,8 +43,8 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// A page of feeds in the query's order.
     func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage
 
-    /// The feeds among `ids` that exist, in no order.
-    func feeds(_ ids: [FeedID], logger: Logger) async throws -> [Feed]
+    /// The feeds among `ids` that exist and `user` may read (nil: the server, all), in no order.
+    func feeds(_ ids: [FeedID], readableBy user: String?, logger: Logger) async throws -> [Feed]
 
     /// The users a query selects, in its order.
     func queryUsers(_ query: UserQuery, logger: Logger) async throws -> [User]

@@ -9,11 +9,12 @@ public protocol FollowStore: Sendable {
     func follow(_ inputs: [FollowInput], by principal: Principal, logger: Logger) async throws
         -> [(follow: Follow, created: Bool)]
 
-    /// Removes a follow or request; unless `keepHistory`, the copies it made leave the source.
+    /// Removes a follow or request, by the source's owner (unfollow) or the target's (removing a
+    /// follower); unless `keepHistory`, the copies it made leave the source.
     func unfollow(source: FeedID, target: FeedID, keepHistory: Bool, by principal: Principal, logger: Logger) async throws
         -> Follow
 
-    /// Accepts or rejects a pending follow.
+    /// Accepts or rejects a pending follow; rejecting an accepted one removes the follower.
     func answer(
         source: FeedID, target: FeedID, accept: Bool, followerRole: String?, by principal: Principal, logger: Logger
     ) async throws -> Follow

@@ -172,7 +172,8 @@ extension FeedsAPIImplementation {
         let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
         let principal = request.principal
         let attachments = try await link(given, into: input.path.id, request: request, field: "attachments")
-        let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in
+        let activity = try await store.updateActivity(id: input.path.id, by: request.principal, logger: request.logger) {
+            current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }
@@ -201,7 +202,8 @@ extension FeedsAPIImplementation {
             linking = try await link(given, into: input.path.id, request: request, field: "set.attachments")
         }
         let linked = linking
-        let activity = try await store.updateActivity(id: input.path.id, logger: request.logger) { current in
+        let activity = try await store.updateActivity(id: input.path.id, by: request.principal, logger: request.logger) {
+            current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }

@@ -52,7 +52,8 @@ extension FeedsAPIImplementation {
         guard given.count + files.count <= CommentDraft.maxAttachments else {
             throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
         }
-        let linked = try await uploads.linker.link(given, principal: request.principal, field: "attachments", logger: request.logger)
+        let linked = try await uploads.linker.link(
+            given, principal: request.principal, field: "attachments", logger: request.logger)
         // Checked before any file is stored, so a bad comment stores nothing.
         var draft = try CommentDraft(
             id: body.id, activityID: body.objectId, parentID: body.parentId, userID: user, text: body.comment,
@@ -73,7 +74,9 @@ extension FeedsAPIImplementation {
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {
         let request = try request
         let own = try request.principal.actingUser(requested: input.query.userId)
-        guard let comment = try await store.comment(id: input.path.id, by: request.principal, ownFieldsOf: own, logger: request.logger)
+        guard
+            let comment = try await store.comment(
+                id: input.path.id, by: request.principal, ownFieldsOf: own, logger: request.logger)
         else {
             throw FeedsError.notFound("comment \(input.path.id) does not exist")
         }
@@ -108,7 +111,9 @@ extension FeedsAPIImplementation {
             attachments = try await uploads.linker.link(
                 try given.map { try recode($0) }, principal: request.principal,
                 held: {
-                    Set(try await store.comment(id: id, by: .server, ownFieldsOf: nil, logger: logger)?.attachments.compactMap(\.objectKey) ?? [])
+                    Set(
+                        try await store.comment(id: id, by: .server, ownFieldsOf: nil, logger: logger)?.attachments.compactMap(
+                            \.objectKey) ?? [])
                 },
                 field: "attachments", logger: logger)
         }
@@ -119,7 +124,8 @@ extension FeedsAPIImplementation {
         if replacing, change.text?.isEmpty != false, change.attachments?.isEmpty != false {
             throw FeedsError.input("a comment needs text or attachments", field: "comment")
         }
-        let comment = try await store.updateComment(id: id, change: change, userID: user, by: request.principal, logger: request.logger)
+        let comment = try await store.updateComment(
+            id: id, change: change, userID: user, by: request.principal, logger: request.logger)
         publishCommentEvent("feeds.comment.updated", comment, logger: request.logger)
         return comment
     }
@@ -129,10 +135,16 @@ extension FeedsAPIImplementation {
         let (comment, activity) = try await store.deleteComment(
             id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
         publishCommentEvent("feeds.comment.deleted", comment, known: activity, logger: request.logger)
+        // The reply shows the activity as the caller may read it now, which may be less than when they commented.
+        let shown =
+            request.principal.userID == nil
+            ? activity
+            : try await store.activity(id: activity.id, viewer: request.principal, logger: request.logger) ?? activity.redacted
         return .ok(
             .init(
                 body: .json(
-                    .init(activity: try wire(activity), comment: try await wire([comment], request)[0], duration: request.duration))))
+                    .init(activity: try wire(shown), comment: try await wire([comment], request)[0], duration: request.duration)))
+        )
     }
 
     func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
@@ -158,7 +170,8 @@ extension FeedsAPIImplementation {
     ) async throws -> ([Components.Schemas.ThreadedCommentResponse], String?, String) {
         let request = try request
         var query = try CommentThreadQuery(
-            root: root, sort: sort, depth: depth.map(Int.init), repliesLimit: repliesLimit.map(Int.init), limit: limit.map(Int.init),
+            root: root, sort: sort, depth: depth.map(Int.init), repliesLimit: repliesLimit.map(Int.init),
+            limit: limit.map(Int.init),
             next: next, prev: prev)
         query.ownFieldsOf = try request.principal.actingUser(requested: userID)
         let page = try await store.commentThreads(query, by: request.principal, logger: request.logger)

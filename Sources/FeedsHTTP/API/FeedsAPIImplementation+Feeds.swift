@@ -57,7 +57,7 @@ extension FeedsAPIImplementation {
 
     /// OwnBatch: the caller's own fields for up to 100 feeds. Follows and memberships do not exist
     /// yet, so those lists are empty; capabilities come from `FeedCapabilities`. Feeds that do not
-    /// exist are left out, as they have no owner to decide by.
+    /// exist, or that the viewer may not read, are left out.
     func ownBatch(_ input: Operations.OwnBatch.Input) async throws -> Operations.OwnBatch.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
@@ -71,7 +71,8 @@ extension FeedsAPIImplementation {
             throw FeedsError.input("fields are \(known.joined(separator: ", "))", field: "fields")
         }
         let viewer = try request.viewer(named: body.userId ?? body.user?.id)
-        let feeds = try await store.feeds(Array(ids), logger: request.logger)
+        // Feeds the viewer may not read are left out as missing ones are: the reply says nothing of them.
+        let feeds = try await store.feeds(Array(ids), readableBy: viewer.userID, logger: request.logger)
         let data = feeds.map { feed in
             let capabilities = FeedCapabilities.of(viewer, ownerID: feed.createdBy.id)
             return (

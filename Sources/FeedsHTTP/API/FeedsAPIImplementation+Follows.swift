@@ -37,7 +37,9 @@ extension FeedsAPIImplementation {
             source: source, target: target, keepHistory: input.query.keepHistory ?? false, by: request.principal,
             logger: request.logger)
         publishFollowEvent("feeds.follow.deleted", follow)
-        return .ok(.init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
+        try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
+        return .ok(
+            .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
 
     func acceptFollow(_ input: Operations.AcceptFollow.Input) async throws -> Operations.AcceptFollow.Output {
@@ -61,6 +63,7 @@ extension FeedsAPIImplementation {
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: false,
             followerRole: nil, by: request.principal, logger: request.logger)
         publishFollowEvent("feeds.follow.updated", follow)
+        try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
@@ -69,14 +72,16 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let query = try FollowQuery(
-            filter: try body.filter.map { try recode($0) }, sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
+            filter: try body.filter.map { try recode($0) },
+            sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
             limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         let page = try await store.queryFollows(query, viewer: request.principal, logger: request.logger)
         return .created(
             .init(
                 body: .json(
                     .init(
-                        duration: request.duration, follows: try page.follows.map { try Wire.follow($0, viewer: request.principal) },
+                        duration: request.duration,
+                        follows: try page.follows.map { try Wire.follow($0, viewer: request.principal) },
                         next: page.next?.token))))
     }
 
@@ -89,5 +94,14 @@ extension FeedsAPIImplementation {
             source: body.source, target: body.target, copyLimit: body.activityCopyLimit.map(Int.init),
             status: body.status.flatMap { Follow.Status(rawValue: $0.rawValue) }, pushPreference: body.pushPreference?.rawValue,
             custom: try body.custom.map { try recode($0) }, field: field)
+    }
+}
+
+extension FeedsAPIImplementation {
+    /// After a follow ends, the follower's sockets stop watching the feed they no longer may read
+    /// (a `followers` feed, unless another of their feeds still follows it).
+    func revokeUnlessReadable(_ feed: Feed, from userID: String, request: AuthenticatedRequest) async throws {
+        guard try await !store.mayRead(feed, userID: userID, logger: request.logger) else { return }
+        try await realtime.revoke(feed.id.description, from: userID)
     }
 }

@@ -45,7 +45,7 @@ extension FeedsAPIImplementation {
             name: body.data?.name, description: body.data?.description, custom: try body.data?.custom.map { try recode($0) }
         ).checked(field: "data.")
         let (feed, created) = try await store.getOrCreateFeed(
-            feedID, creatorID: creator, visibility: visibility, details: details, logger: request.logger)
+            feedID, creatorID: creator, by: request.principal, visibility: visibility, details: details, logger: request.logger)
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
             throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
         }

@@ -25,6 +25,12 @@ struct Realtime: Sendable {
         }
     }
 
+    /// Ends `userID`'s watches of `fid` on every node, when they may no longer read it.
+    func revoke(_ fid: String, from userID: String) async throws {
+        hub.revoke(fid: fid, userID: userID)
+        try await forwardWatch(RealtimeHub.everyConnection, fid, userID, false)
+    }
+
     func publish(_ event: FeedEvent) {
         publisher.publish([event])
     }

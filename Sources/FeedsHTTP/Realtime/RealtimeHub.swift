@@ -71,6 +71,20 @@ public final class RealtimeHub: Sendable {
         }
     }
 
+    /// Stops every watch of `fid` by `userID`'s connections on this node: the user may no longer
+    /// read it (a follow removed), so no further event of it reaches them.
+    public func revoke(fid: String, userID: String) {
+        state.withLockedValue { state in
+            for id in state.watchers[fid] ?? [] where state.clients[id]?.connection.userID == userID {
+                state.clients[id]?.watching.remove(fid)
+                state.unwatch(fid, by: id)
+            }
+        }
+    }
+
+    /// The connection id that a forwarded stop names to revoke a user's watches on every node.
+    public static let everyConnection = "*"
+
     /// The feeds watched on this node.
     public var watchedFeeds: [String] { state.withLockedValue { Array($0.watchers.keys) } }
 

@@ -77,7 +77,13 @@ public func buildApplication(
     bus.onReceive(
         deliver: { hub.deliver($0, followers: $1) },
         watched: { hub.watchedFeeds },
-        watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
+        watch: { connectionID, fid, userID, on in
+            if connectionID == RealtimeHub.everyConnection, !on {
+                hub.revoke(fid: fid, userID: userID)
+            } else {
+                hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on)
+            }
+        },
         gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
     let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in
         try await bus.forwardWatch(connectionID: connectionID, fid: fid, userID: userID, on: on)

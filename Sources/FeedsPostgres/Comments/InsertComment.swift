@@ -30,7 +30,7 @@ struct InsertComment: PostgresPreparedStatement {
                        WHERE s.created_by = a.user_id AND t.created_by = $4 AND w.status = 'accepted')) AS allowed
             FROM activities a
             WHERE a.id = $2 AND a.deleted_at IS NULL
-              AND ($13::text IS NULL OR a.visibility = 'public' OR a.user_id = $13)
+              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$13"))
             FOR SHARE OF a
         ), attachable AS (
             SELECT key FROM cdn_objects
@@ -108,7 +108,9 @@ struct InsertComment: PostgresPreparedStatement {
             return (made, restriction, allowed, attachable, nil)
         }
         // No user columns (all null) when the user was created by a concurrent request.
-        guard let id: String = try columns.next() else { return (made, restriction, allowed, attachable, (created, updated, nil)) }
+        guard let id: String = try columns.next() else {
+            return (made, restriction, allowed, attachable, (created, updated, nil))
+        }
         return (made, restriction, allowed, attachable, (created, updated, try UserRow.user(id: id, &columns)))
     }
 }

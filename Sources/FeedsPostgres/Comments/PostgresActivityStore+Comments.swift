@@ -32,11 +32,13 @@ extension PostgresActivityStore {
                 // A new comment is what was sent, with no replies or reactions yet.
                 if let stored, let user = stored.user {
                     return Comment(
-                        id: draft.id, activityID: activityID, parentID: draft.parentID, depth: depth, user: user, text: draft.text,
+                        id: draft.id, activityID: activityID, parentID: draft.parentID, depth: depth, user: user,
+                        text: draft.text,
                         custom: draft.custom, mentionedUserIDs: draft.mentionedUserIDs, attachments: draft.attachments,
                         replyCount: 0, createdAt: stored.created, updatedAt: stored.updated, editedAt: nil, deletedAt: nil)
                 }
-                guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger) else {
+                guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger)
+                else {
                     throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
                 }
                 return comment
@@ -71,7 +73,7 @@ extension PostgresActivityStore {
             """
         if let reader = principal.userID {
             let me = try bind(reader)
-            sql += " AND (a.visibility = 'public' OR a.user_id = \(me))"
+            sql += " AND \(ActivityReadable.predicate(activity: "a", user: me))"
         }
         return try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger)).first?.comment
     }
@@ -106,7 +108,9 @@ extension PostgresActivityStore {
                 try await Self.insertAttachments(attachments, commentID: id, on: connection, logger: logger)
                 try await Self.release(held, on: connection, logger: logger)
             }
-            guard let comment = try await Self.comment(id, ownFieldsOf: userID ?? principal.userID, on: connection, logger: logger) else {
+            guard
+                let comment = try await Self.comment(id, ownFieldsOf: userID ?? principal.userID, on: connection, logger: logger)
+            else {
                 throw FeedsError.notFound("comment \(id) does not exist")
             }
             return comment
@@ -156,7 +160,10 @@ extension PostgresActivityStore {
             try await Self.release(held, on: connection, logger: logger)
             return comment
         }
-        return (comment, try await activity(comment.activityID, principal: .server, ownFieldsOf: principal.userID ?? "", logger: logger))
+        return (
+            comment,
+            try await activity(comment.activityID, principal: .server, ownFieldsOf: principal.userID ?? "", logger: logger)
+        )
     }
 
     public func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage {
@@ -173,7 +180,8 @@ extension PostgresActivityStore {
             }
             sql += " AND c.parent_id = \(try bind(id))"
         }
-        let (page, next) = try await self.page(sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
+        let (page, next) = try await self.page(
+            sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
         let threads = try await replies(to: page, levels: query.depth, query: query, logger: logger)
         return CommentPage(threads: threads, next: next)
     }
@@ -189,15 +197,17 @@ extension PostgresActivityStore {
             """
         if let reader = principal.userID {
             let me = try bind(reader)
-            sql += " AND (a.visibility = 'public' OR a.user_id = \(me))"
+            sql += " AND \(ActivityReadable.predicate(activity: "a", user: me))"
         }
-        for (column, values) in [("c.id", query.ids), ("c.activity_id", query.activityIDs), ("c.parent_id", query.parentIDs),
-            ("c.user_id", query.userIDs)]
-        {
+        for (column, values) in [
+            ("c.id", query.ids), ("c.activity_id", query.activityIDs), ("c.parent_id", query.parentIDs),
+            ("c.user_id", query.userIDs),
+        ] {
             if let values { sql += " AND \(column) = ANY(\(try bind(values)))" }
         }
         for bound in query.createdAt { sql += " AND c.created_at \(bound.comparison) \(try bind.time(bound.date))" }
-        let (comments, next) = try await page(sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
+        let (comments, next) = try await page(
+            sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
         return (comments, next)
     }
 
@@ -213,13 +223,15 @@ extension PostgresActivityStore {
             switch sort {
             case .first: sql += " AND (c.created_at, c.id) > (\(time), \(last))"
             case .last: sql += " AND (c.created_at, c.id) < (\(time), \(last))"
-            case .top: sql += " AND (c.reply_count, c.created_at, c.id) < (\(try bind(Int(cursor.keys[1]) ?? 0)), \(time), \(last))"
+            case .top:
+                sql += " AND (c.reply_count, c.created_at, c.id) < (\(try bind(Int(cursor.keys[1]) ?? 0)), \(time), \(last))"
             }
         }
         sql += " ORDER BY \(Self.order(sort)) LIMIT \(try bind(limit + 1))"
         let rows = try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger))
         let (page, next) = keysetPage(rows, limit: limit) {
-            KeysetCursor(ascending: sort == .first, micros: $0.micros, keys: [sort.rawValue, String($0.comment.replyCount), $0.comment.id])
+            KeysetCursor(
+                ascending: sort == .first, micros: $0.micros, keys: [sort.rawValue, String($0.comment.replyCount), $0.comment.id])
         }
         return (page.map(\.comment), next)
     }
@@ -250,7 +262,8 @@ extension PostgresActivityStore {
         return comments.map { comment in
             let replies = byParent[comment.id] ?? []
             return CommentThread(
-                comment: comment, replies: Array(replies.prefix(query.repliesLimit)), moreReplies: replies.count > query.repliesLimit)
+                comment: comment, replies: Array(replies.prefix(query.repliesLimit)),
+                moreReplies: replies.count > query.repliesLimit)
         }
     }
 

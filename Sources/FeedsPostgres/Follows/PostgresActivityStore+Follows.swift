@@ -53,9 +53,11 @@ extension PostgresActivityStore {
         let removed: FollowColumns = try await client.transaction(logger: logger) { connection in
             let access = try await Self.access([source, target], on: connection, logger: logger)
             let sourceFeed = try Self.feed(source, in: access)
-            _ = try Self.feed(target, in: access)
-            if let user = principal.userID, user != sourceFeed.owner {
-                throw FeedsError.notAllowed("\(user) may unfollow only from their own feeds; \(source) is \(sourceFeed.owner)'s")
+            let targetFeed = try Self.feed(target, in: access)
+            // The follower leaves, or the followed feed's owner removes them (`manageFollowers`).
+            if let user = principal.userID, user != sourceFeed.owner, user != targetFeed.owner {
+                throw FeedsError.notAllowed(
+                    "only the owners of \(source) and \(target) may end this follow; \(user) owns neither")
             }
             let rows = try await connection.query(
                 """
@@ -72,7 +74,7 @@ extension PostgresActivityStore {
             if !keepHistory { try await Self.removeCopies(in: source, via: target, on: connection, logger: logger) }
             return found
         }
-        let feeds = try await self.feeds([source, target], logger: logger)
+        let feeds = try await self.feeds([source, target], readableBy: nil, logger: logger)
         return try removed.follow(feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) }))
     }
 
@@ -90,17 +92,32 @@ extension PostgresActivityStore {
             let change =
                 accept
                 ? "status = 'accepted', request_accepted_at = now()" : "status = 'rejected', request_rejected_at = now()"
+            // A request is answered either way; an accepted follow may still be rejected, which
+            // removes the follower (as Stream's RejectFollow does after AcceptFollow).
+            let answerable = accept ? ["pending"] : ["pending", "accepted"]
             let rows = try await connection.query(
                 """
-                UPDATE follows SET \(unescaped: change), updated_at = now(),
-                    follower_role = coalesce(\(followerRole), follower_role)
-                WHERE source_fid = \(source.description) AND target_fid = \(target.description) AND status = 'pending'
-                RETURNING true
+                UPDATE follows w SET \(unescaped: change), updated_at = now(),
+                    follower_role = coalesce(\(followerRole), w.follower_role)
+                FROM (SELECT status FROM follows WHERE source_fid = \(source.description) AND target_fid = \(target.description)
+                      FOR UPDATE) was
+                WHERE w.source_fid = \(source.description) AND w.target_fid = \(target.description)
+                  AND w.status = ANY(\(answerable))
+                RETURNING was.status
                 """, logger: logger)
-            var answered = false
-            for try await _ in rows { answered = true }
-            guard answered else { throw FeedsError.notFound("there is no pending request from \(source) to follow \(target)") }
-            guard accept else { return nil }
+            var answered: String?
+            for try await status in rows.decode(String.self) { answered = status }
+            guard let answered else {
+                throw FeedsError.notFound("there is no pending request from \(source) to follow \(target)")
+            }
+            guard accept else {
+                if answered == "accepted" {
+                    try await Self.adjust(
+                        [target.description: (-1, 0), source.description: (0, -1)], on: connection, logger: logger)
+                    try await Self.removeCopies(in: source, via: target, on: connection, logger: logger)
+                }
+                return nil
+            }
             try await Self.adjust([target.description: (1, 0), source.description: (0, 1)], on: connection, logger: logger)
             return try await Self.queueBackfill(source, target, on: connection, logger: logger)
         }
@@ -127,9 +144,10 @@ extension PostgresActivityStore {
         if let statuses = query.statuses { sql += " AND w.status = ANY(\(try bind(statuses.map(\.rawValue))))" }
         for bound in query.createdAt { sql += " AND w.created_at \(bound.comparison) \(try bind.time(bound.date))" }
         if let user = viewer.userID {
-            // A user sees the follows of feeds anyone may read, and those of their own feeds.
+            // A user sees the follows of their own feeds, and the followers of feeds they may read
+            // (a feed's followers are part of it, as its page shows them).
             let me = try bind(user)
-            sql += " AND (t.visibility IN ('public', 'visible') OR t.created_by = \(me) OR s.created_by = \(me))"
+            sql += " AND (t.created_by = \(me) OR s.created_by = \(me) OR \(FeedReadable.predicate(feed: "t", user: me)))"
         }
         let order = query.ascending ? "ASC" : "DESC"
         if let cursor = query.cursor {
@@ -184,7 +202,7 @@ extension PostgresActivityStore {
         var columns: [FollowColumns] = []
         for try await row in rows { columns.append(try FollowColumns(row)) }
         let ids = Set(columns.flatMap { [$0.source, $0.target] })
-        let feeds = try await self.feeds(try ids.map { try FeedID($0) }, logger: logger)
+        let feeds = try await self.feeds(try ids.map { try FeedID($0) }, readableBy: nil, logger: logger)
         let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) })
         var follows: [String: Follow] = [:]
         for column in columns { follows[column.source + " " + column.target] = try column.follow(feeds: byID) }

@@ -12,16 +12,21 @@ extension PostgresActivityStore {
         // The activity is read back on the insert's connection: that read proves the insert
         // committed, as `committed`'s round trip would.
         let query = ActivityQuery.one(activityID, viewer: principal, ownFieldsOf: userID)
-        let (stored, activity) = try await client.withConnection { connection in
+        let made = try await client.withConnection { connection -> (Reaction, Activity)? in
             var stored: Reaction?
             for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
-            guard let stored else { throw FeedsError.notFound("activity \(activityID) does not exist") }
+            guard let stored else { return nil }
             guard let activity = try await queryActivities(query, on: connection, logger: logger).activities.first else {
                 throw FeedsError.notFound("activity \(activityID) does not exist")
             }
             return (stored, activity)
         }
-        return (stored, activity)
+        guard let made else {
+            // Nothing written: the activity is not there for this reader, or the user's types are full.
+            try await readable(activityID, principal: principal, logger: logger)
+            throw ReactionInput.tooManyTypes
+        }
+        return made
     }
 
     public func deleteReaction(
@@ -44,7 +49,10 @@ extension PostgresActivityStore {
             for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
             return stored
         }
-        guard let stored else { throw FeedsError.notFound("comment \(commentID) does not exist") }
+        guard let stored else {
+            _ = try await readableComment(commentID, principal: principal, logger: logger)
+            throw ReactionInput.tooManyTypes
+        }
         return (stored, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
     }
 
@@ -53,7 +61,8 @@ extension PostgresActivityStore {
     ) async throws -> (reaction: Reaction, comment: Comment) {
         let comment = try await readableComment(commentID, principal: principal, logger: logger)
         let removed = try await removeReaction(
-            CommentReactions.self, type: type, objectID: commentID, activityID: comment.activityID, userID: userID, logger: logger)
+            CommentReactions.self, type: type, objectID: commentID, activityID: comment.activityID, userID: userID, logger: logger
+        )
         return (removed, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
     }
 
@@ -118,7 +127,8 @@ extension PostgresActivityStore {
             return nil
         }
         guard let removed else {
-            throw FeedsError.notFound("\(userID) has no \(type) reaction to \(Target.isComment ? "comment" : "activity") \(objectID)")
+            throw FeedsError.notFound(
+                "\(userID) has no \(type) reaction to \(Target.isComment ? "comment" : "activity") \(objectID)")
         }
         return removed
     }
@@ -135,7 +145,9 @@ extension PostgresActivityStore {
 
     /// The activity as `principal` reads it, with `ownFieldsOf`'s own reactions and bookmarks.
     func activity(_ id: String, principal: Principal, ownFieldsOf user: String, logger: Logger) async throws -> Activity {
-        guard let activity = try await queryActivities(.one(id, viewer: principal, ownFieldsOf: user), logger: logger).activities.first
+        guard
+            let activity = try await queryActivities(.one(id, viewer: principal, ownFieldsOf: user), logger: logger).activities
+                .first
         else {
             throw FeedsError.notFound("activity \(id) does not exist")
         }
@@ -144,11 +156,10 @@ extension PostgresActivityStore {
 
     /// Refuses an activity that is deleted, missing, or not `principal`'s to read, as missing.
     func readable(_ id: String, principal: Principal, logger: Logger) async throws {
-        let rows = try await client.query(
-            """
-            SELECT 1 FROM activities WHERE id = \(id) AND deleted_at IS NULL
-                AND (\(principal.userID)::text IS NULL OR visibility = 'public' OR user_id = \(principal.userID))
-            """, logger: logger)
+        var bind = SQLBinds()
+        var sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND a.deleted_at IS NULL"
+        if let user = principal.userID { sql += " AND \(ActivityReadable.predicate(activity: "a", user: try bind(user)))" }
+        let rows = try await client.query(bind.query(sql), logger: logger)
         for try await _ in rows { return }
         throw FeedsError.notFound("activity \(id) does not exist")
     }

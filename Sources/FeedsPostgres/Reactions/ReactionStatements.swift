@@ -5,7 +5,9 @@ import PostgresNIO
 /// AddActivityReaction's and AddCommentReaction's write, one statement: the user (if new), the
 /// removal of the user's other reactions to the object (`enforce_unique`), and the reaction,
 /// stored once per user and type (again: its custom data replaced). Nothing is written, and no
-/// row comes back, when the object is deleted, missing, or not the reader's to see. The trigger
+/// row comes back, when the object is deleted, missing, or not the reader's to see, or when the
+/// user has `ReactionInput.maxTypesPerUser` types on it already (one user's thousands of types
+/// would grow every read of the object). The trigger
 /// on the reactions table keeps the object's counts. Prepared once per connection.
 struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
     typealias Row = Reaction
@@ -20,12 +22,16 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
             SELECT \(UserRow.columns) FROM new_user UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $2
         ), target AS (
             \(Target.target)
+        ), room AS (
+            SELECT target.id FROM target
+            WHERE $6 OR EXISTS (SELECT 1 FROM \(Target.table) r WHERE r.\(Target.key) = target.id AND r.user_id = $2 AND r.type = $3)
+               OR (SELECT count(*) FROM \(Target.table) r WHERE r.\(Target.key) = target.id AND r.user_id = $2) < $7
         ), others AS (
             DELETE FROM \(Target.table) r USING target
             WHERE $6 AND r.\(Target.key) = target.id AND r.user_id = $2 AND r.type <> $3
         ), stored AS (
             INSERT INTO \(Target.table) (\(Target.key), user_id, type, custom)
-            SELECT target.id, $2, $3, $4::jsonb FROM target
+            SELECT room.id, $2, $3, $4::jsonb FROM room
             ON CONFLICT (\(Target.key), user_id, type) DO UPDATE SET custom = EXCLUDED.custom,
                 updated_at = CASE WHEN \(Target.table).custom = EXCLUDED.custom THEN \(Target.table).updated_at ELSE now() END
             RETURNING type, custom::text, created_at, updated_at
@@ -42,13 +48,14 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
     let reader: String?
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
+        var bindings = PostgresBindings(capacity: 7)
         bindings.append(objectID)
         bindings.append(userID)
         bindings.append(input.type)
         bindings.append(JSONText.encode(input.custom))
         bindings.append(reader)
         bindings.append(input.enforceUnique)
+        bindings.append(ReactionInput.maxTypesPerUser)
         return bindings
     }
 
@@ -74,7 +81,7 @@ enum ActivityReactions: ReactionTable {
     static let key = "activity_id"
     static let target = """
         SELECT a.id FROM activities a
-            WHERE a.id = $1 AND a.deleted_at IS NULL AND ($5::text IS NULL OR a.visibility = 'public' OR a.user_id = $5)
+            WHERE a.id = $1 AND a.deleted_at IS NULL AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
         """
     static let isComment = false
 }
@@ -86,7 +93,7 @@ enum CommentReactions: ReactionTable {
     static let target = """
         SELECT c.id FROM comments c JOIN activities a ON a.id = c.activity_id
             WHERE c.id = $1 AND c.deleted_at IS NULL AND a.deleted_at IS NULL
-              AND ($5::text IS NULL OR a.visibility = 'public' OR a.user_id = $5)
+              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
         """
     static let isComment = true
 }

@@ -6,8 +6,8 @@ import PostgresNIO
 /// attachments in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
 /// keys are checked at its end, so the rows may reference each other). The trigger that counts a
 /// feed's posts queues the fan-out when the feed has followers (migration 0007). A user posts only
-/// to feeds that are theirs or new (`add-activity` in `FeedCapabilities`): otherwise nothing is
-/// written and no row comes back. Prepared once per connection: planning these CTEs costs more
+/// to feeds that are theirs, or new ones they may create (`FeedPermissions`: `user:<them>`, not
+/// `user:<someone else>`): otherwise nothing is written and no row comes back. Prepared once per connection: planning these CTEs costs more
 /// than running them.
 struct InsertActivity: PostgresPreparedStatement {
     /// The activity's times, and its user unless another request created it after the statement's snapshot.
@@ -26,7 +26,8 @@ struct InsertActivity: PostgresPreparedStatement {
         ), a AS (
             INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom)
             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb
-            WHERE $15::text IS NULL OR NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
+            WHERE $15::text IS NULL OR (NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
+                AND (SELECT count(*) FROM feeds WHERE fid = ANY($17)) = cardinality($17::text[]))
             RETURNING id, created_at, updated_at
         ), feed_rows AS (
             INSERT INTO activity_feeds (feed, created_at, activity_id)
@@ -48,16 +49,19 @@ struct InsertActivity: PostgresPreparedStatement {
     private let custom: String
     /// The user who must own every feed posted to that exists: nil when the server posts.
     private let poster: String?
+    /// The feeds posted to that the poster may not create: each must exist (and so be theirs).
+    private let mustExist: [String]
 
     init(_ draft: ActivityDraft, by poster: Principal) {
         self.draft = draft
         self.poster = poster.userID
+        self.mustExist = draft.feeds.filter { !FeedPermissions.mayCreate($0, by: poster) }.map(\.description)
         self.attachments = AttachmentColumns(draft.attachments)
         self.custom = JSONText.encode(draft.custom)
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 16)
+        var bindings = PostgresBindings(capacity: 17)
         bindings.append(draft.id)
         bindings.append(draft.type)
         bindings.append(draft.userID)
@@ -74,6 +78,7 @@ struct InsertActivity: PostgresPreparedStatement {
         bindings.append(attachments.keys)
         bindings.append(poster)
         bindings.append(draft.feeds.map { FeedGroup.defaultVisibility(of: $0.group).rawValue })
+        bindings.append(mustExist)
         return bindings
     }
 

@@ -57,10 +57,11 @@ extension PostgresActivityStore {
         return bind.query(sql)
     }
 
-    public func feeds(_ ids: [FeedID], logger: Logger) async throws -> [Feed] {
-        let rows = try await client.query(
-            "SELECT \(unescaped: FeedRow.columns) \(unescaped: FeedRow.from) WHERE f.fid = ANY(\(ids.map(\.description)))",
-            logger: logger)
+    public func feeds(_ ids: [FeedID], readableBy user: String?, logger: Logger) async throws -> [Feed] {
+        var bind = SQLBinds()
+        var sql = "SELECT \(FeedRow.columns) \(FeedRow.from) WHERE f.fid = ANY(\(try bind(ids.map(\.description))))"
+        if let user { sql += " AND \(FeedReadable.predicate(feed: "f", user: try bind(user)))" }
+        let rows = try await client.query(bind.query(sql), logger: logger)
         var feeds: [Feed] = []
         for try await row in rows {
             var columns = RowReader(row)

@@ -5,7 +5,8 @@ import PostgresNIO
 
 extension PostgresActivityStore {
     public func getOrCreateFeed(
-        _ id: FeedID, creatorID: String?, visibility: FeedVisibility?, details: FeedDetails, logger: Logger
+        _ id: FeedID, creatorID: String?, by principal: Principal, visibility: FeedVisibility?, details: FeedDetails,
+        logger: Logger
     ) async throws -> (feed: Feed, created: Bool) {
         let visibility = (visibility ?? FeedGroup.defaultVisibility(of: id.group)).rawValue
         // Reading a feed is the common case: one SELECT, and a write transaction only when it is missing.
@@ -13,6 +14,7 @@ extension PostgresActivityStore {
         guard let creatorID else {
             throw FeedsError.input("feed \(id.description) does not exist; name user_id to create it", field: "user_id")
         }
+        try FeedPermissions.checkCreate(id, by: principal)
         let created: Bool = try await client.transaction(logger: logger) { connection in
             try await Self.ensureUser(creatorID, on: connection, logger: logger)
             let inserted = try await connection.query(

@@ -55,22 +55,36 @@ extension PostgresActivityStore {
 
         // The reader's own reactions and bookmarks: bound first, so every shape numbers it $1.
         let own = try query.ownFieldsOf.map { try bind($0) }
+        let viewer = try query.viewer.userID.map { try bind($0) }
         var sql = "SELECT \(ActivityRow.columns(own: own)) FROM "
         let key: (time: String, id: String)
+        // A user reads a feed's rows only when they may read the feed: a private timeline's rows
+        // are public posts of others, but which ones says whom its owner follows.
         if let feeds = query.feeds, feeds.count == 1 {
+            let feed = try bind(feeds[0])
             sql += "activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id"
-            sql += " WHERE f.feed = \(try bind(feeds[0]))"
+            sql += " WHERE f.feed = \(feed)"
+            if let viewer {
+                sql += " AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = \(feed)"
+                sql += " AND \(FeedReadable.predicate(feed: "qf", user: viewer)))"
+            }
             key = ("f.created_at", "f.activity_id")
         } else {
             sql += "activities a JOIN users u ON u.id = a.user_id WHERE true"
             if let feeds = query.feeds {
-                sql += " AND a.id IN (SELECT activity_id FROM activity_feeds WHERE feed = ANY(\(try bind(feeds))))"
+                sql += " AND a.id IN (SELECT qa.activity_id FROM activity_feeds qa"
+                if let viewer {
+                    sql += " JOIN feeds qf ON qf.fid = qa.feed WHERE qa.feed = ANY(\(try bind(feeds)))"
+                    sql += " AND \(FeedReadable.predicate(feed: "qf", user: viewer)))"
+                } else {
+                    sql += " WHERE qa.feed = ANY(\(try bind(feeds))))"
+                }
             }
             key = ("a.created_at", "a.id")
         }
         sql += " AND a.deleted_at IS NULL"
         if let ids = query.ids { sql += " AND a.id = ANY(\(try bind(ids)))" }
-        if let viewer = query.viewer.userID { sql += " AND (a.visibility = 'public' OR a.user_id = \(try bind(viewer)))" }
+        if let viewer { sql += " AND \(ActivityReadable.predicate(activity: "a", user: viewer))" }
         if let userIDs = query.userIDs { sql += " AND a.user_id = ANY(\(try bind(userIDs)))" }
         if let types = query.types { sql += " AND a.type = ANY(\(try bind(types)))" }
         for bound in query.createdAt {

@@ -77,7 +77,8 @@ public struct PostgresActivityStore: ActivityStore {
     private static func inserted<Rows: AsyncSequence>(_ rows: Rows, _ draft: ActivityDraft) async throws -> Rows.Element {
         for try await row in rows { return row }
         throw FeedsError.notAllowed(
-            "\(draft.userID) may not add activities to another user's feed (\(draft.feeds.map(\.description).joined(separator: ", ")))")
+            "\(draft.userID) may not add activities to another user's feed (\(draft.feeds.map(\.description).joined(separator: ", ")))"
+        )
     }
 
     public func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity? {
@@ -85,7 +86,7 @@ public struct PostgresActivityStore: ActivityStore {
     }
 
     public func updateActivity(
-        id: String, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
+        id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity {
         try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
@@ -100,6 +101,8 @@ public struct PostgresActivityStore: ActivityStore {
             guard let current else { throw FeedsError.notFound("activity \(id) does not exist") }
             let draft = try change(current)
             let feeds = draft.feeds.map(\.description)
+            let added = draft.feeds.filter { !current.feeds.contains($0.description) }
+            try await Self.checkPostable(added, by: principal, on: connection, logger: logger)
             try await connection.query(
                 """
                 UPDATE activities SET type = \(draft.type), text = \(draft.text), feeds = \(feeds),
@@ -183,17 +186,37 @@ public struct PostgresActivityStore: ActivityStore {
         try await connection.query("INSERT INTO users (id) VALUES (\(id)) ON CONFLICT (id) DO NOTHING", logger: logger)
     }
 
+    /// Creates the feeds among `feeds` that are missing, owned by `creatorID`, each with its group's visibility.
     static func ensureFeeds(_ feeds: [FeedID], creatorID: String, on connection: PostgresConnection, logger: Logger) async throws
     {
+        let visibilities = feeds.map { FeedGroup.defaultVisibility(of: $0.group).rawValue }
         try await connection.query(
             """
-            INSERT INTO feeds (fid, group_id, feed_id, created_by)
-            SELECT f, g, i, \(creatorID)
-            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(feeds.map(\.id))::text[]) AS x(f, g, i)
+            INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
+            SELECT f, g, i, \(creatorID), v
+            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(feeds.map(\.id))::text[],
+                \(visibilities)::text[]) AS x(f, g, i, v)
             ON CONFLICT (fid) DO NOTHING
             """,
             logger: logger
         )
+    }
+
+    /// Refuses `feeds` unless `principal` may post into each: one of theirs, or a missing one they
+    /// may create (`FeedPermissions`). The server may post anywhere.
+    static func checkPostable(_ feeds: [FeedID], by principal: Principal, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        guard let user = principal.userID, !feeds.isEmpty else { return }
+        let creatable = feeds.filter { FeedPermissions.mayCreate($0, by: principal) }.map(\.description)
+        let rows = try await connection.query(
+            """
+            SELECT x.f FROM unnest(\(feeds.map(\.description))::text[]) AS x(f) LEFT JOIN feeds d ON d.fid = x.f
+            WHERE (d.fid IS NULL AND NOT x.f = ANY(\(creatable)::text[])) OR d.created_by <> \(user) LIMIT 1
+            """, logger: logger)
+        for try await feed in rows.decode(String.self) {
+            throw FeedsError.notAllowed("\(user) may not add activities to \(feed): it is another user's feed")
+        }
     }
 
     /// Inserts attachments in order, and links the uploads among them.
