@@ -274,13 +274,51 @@ import Testing
                 try await server.number("SELECT count(DISTINCT feed)::int FROM activity_feeds WHERE via = 'user:star'") == 12000)
         }
     }
+
+    /// One FollowBatch of 1,000 follows copying 1,000 each once ran a minutes-long transaction of a
+    /// million rows. A batch copies at most `FollowInput.maxCopiesPerRequest` in all (the limits
+    /// lowered alike), and one larger than `FollowInput.copiedBeforeAnswer` leaves its copies to
+    /// the fan-out workers instead of its own request.
+    @Test func aLargeFollowBatchIsBoundedAndCopiedByTheWorkers() async throws {
+        try await TestServer.run { server in
+            let count = 200
+            for statement in [
+                "INSERT INTO users (id) SELECT 'author' || n FROM generate_series(1, \(count)) n",
+                """
+                INSERT INTO feeds (fid, group_id, feed_id, created_by) SELECT 'user:author' || n, 'user', 'author' || n,
+                    'author' || n FROM generate_series(1, \(count)) n
+                """,
+                """
+                INSERT INTO activities (id, type, user_id, feeds) SELECT 'post' || n, 'post', 'author' || n,
+                    ARRAY['user:author' || n] FROM generate_series(1, \(count)) n
+                """,
+                "INSERT INTO activity_feeds (feed, created_at, activity_id) SELECT feeds[1], created_at, id FROM activities",
+            ] {
+                _ = try await server.database.query(PostgresQuery(unsafeSQL: statement), logger: TestDatabase.logger)
+            }
+            try await server.createFeed("timeline:reader", owner: "reader")
+            let follows = (1...count).map { #"{"source":"timeline:reader","target":"user:author\#($0)"}"# }
+            let batch = try await server.api(
+                .POST, "/feeds/follows/batch", as: nil, json: #"{"follows":[\#(follows.joined(separator: ","))]}"#)
+            #expect(batch.status == 201 && batch.body["created"].array.count == count, "\(batch.text)")
+            let limit = FollowInput.maxCopiesPerRequest / count
+            #expect(try await server.number("SELECT count(*)::int FROM follows WHERE copy_limit = \(limit)") == count)
+            try await eventually("the workers' copies in the reader's timeline") {
+                try await server.number("SELECT count(*)::int FROM activity_feeds WHERE feed = 'timeline:reader'") == count
+            }
+            // A single follow still answers with its copies made.
+            try await server.createFeed("timeline:single", owner: "single")
+            #expect(try await server.follow("timeline:single", "user:author1", as: "single").status == 201)
+            #expect(try await server.number("SELECT count(*)::int FROM activity_feeds WHERE feed = 'timeline:single'") == 1)
+        }
+    }
 }
 
 extension TestServer {
     /// Waits until no fan-out job is waiting (a hang guard, not a deadline).
     func waitForFanout() async throws {
         try await eventually("the fan-out queue to drain") {
-            try await number("SELECT count(*)::int FROM fanout_jobs") == 0
+            try await number("SELECT count(*)::int FROM fanout_jobs WHERE failed_at IS NULL") == 0
         }
     }
 }

@@ -71,4 +71,59 @@ import Testing
             }
         }
     }
+
+    /// A job that keeps failing once stalled the 49 claimed with it, and was tried again without
+    /// end. Now each job is a transaction of its own: the others finish, and the failing one waits
+    /// longer each time and is set aside after `Fanout.maxAttempts` tries, with its error.
+    @Test func aFailingJobHoldsNoOtherBackAndIsSetAside() async throws {
+        try await TestDatabase.with { _, client in
+            let logger = TestDatabase.logger
+            try await Migrator(client: client).migrate(try Migration.bundled(), logger: logger)
+            var statements =
+                [
+                    "INSERT INTO users (id) VALUES ('star')",
+                    "INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES ('user:star', 'user', 'star', 'star')",
+                ] + FanoutFixture.fans(10, of: "user:star")
+            for id in ["a1", "poison", "a2", "a3"] {
+                statements += [
+                    "INSERT INTO activities (id, type, user_id, feeds) VALUES ('\(id)', 'post', 'star', '{user:star}')",
+                    "INSERT INTO fanout_jobs (kind, activity_id, feeds) VALUES ('post', '\(id)', '{user:star}')",
+                ]
+            }
+            // The poisoned job's copies fail, as a corrupt row or a broken constraint would make them.
+            statements += [
+                """
+                CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.activity_id = 'poison' THEN RAISE EXCEPTION 'poisoned copy'; END IF; RETURN NEW; END $$
+                """,
+                "CREATE TRIGGER poison BEFORE INSERT ON activity_feeds FOR EACH ROW EXECUTE FUNCTION refuse_poison()",
+            ]
+            for statement in statements { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+
+            let fanout = Fanout(client: client)
+            try await fanout.runBatch(logger: logger)
+            let copies = "SELECT count(*)::int FROM activity_feeds WHERE via = 'user:star'"
+            #expect(try await number(copies, client) == 30)
+            #expect(try await number("SELECT attempts FROM fanout_jobs WHERE activity_id = 'poison'", client) >= 1)
+            // Each try is counted and waits longer; the test moves the wait instead of sleeping.
+            for _ in 1...Fanout.maxAttempts {
+                _ = try await client.query("UPDATE fanout_jobs SET not_before = now()", logger: logger)
+                try await fanout.runBatch(logger: logger)
+            }
+            #expect(try await fanout.runBatch(logger: logger) == 0)
+            #expect(try await fanout.pending(logger: logger) == 0)
+            let aside =
+                "SELECT count(*)::int FROM fanout_jobs WHERE failed_at IS NOT NULL AND attempts = \(Fanout.maxAttempts)"
+                + " AND last_error LIKE '%poisoned copy%'"
+            #expect(try await number(aside, client) == 1)
+        }
+    }
+
+    func number(_ sql: String, _ client: PostgresClient) async throws -> Int {
+        for try await value in try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger).decode(Int.self)
+        {
+            return value
+        }
+        return -1
+    }
 }

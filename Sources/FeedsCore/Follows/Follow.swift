@@ -49,6 +49,25 @@ public struct FollowInput: Sendable, Hashable {
     /// The most a follow copies, and what it copies when the request names no limit (Stream's
     /// "unlimited" would let one follow copy a feed of millions).
     public static let maxCopyLimit = 1000
+    /// Follows whose copies a request makes before it answers (so the timeline has them); a
+    /// larger batch answers at once and leaves its copies to the fan-out workers.
+    public static let copiedBeforeAnswer = 25
+    /// The most activities one request's follows copy in all: 1,000 follows copying 1,000 each
+    /// would be a million rows from one call.
+    public static let maxCopiesPerRequest = 100_000
+
+    /// `inputs` with their copy limits lowered alike, when needed, so that together they copy at
+    /// most `maxCopiesPerRequest`.
+    public static func bounded(_ inputs: [FollowInput]) -> [FollowInput] {
+        let total = inputs.reduce(0) { $0 + ($1.copyLimit ?? maxCopyLimit) }
+        guard total > maxCopiesPerRequest else { return inputs }
+        let each = maxCopiesPerRequest / inputs.count
+        return inputs.map { input in
+            var bounded = input
+            bounded.copyLimit = min(input.copyLimit ?? maxCopyLimit, each)
+            return bounded
+        }
+    }
 
     public init(
         source: String, target: String, copyLimit: Int? = nil, status: Follow.Status? = nil, pushPreference: String? = nil,

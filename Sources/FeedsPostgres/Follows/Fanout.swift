@@ -6,12 +6,16 @@ import PostgresNIO
 /// `fanout_jobs` by the writes that made it (a post, an accepted follow). Jobs are claimed with
 /// `FOR UPDATE SKIP LOCKED`, so any number of nodes share them; a claim, its copies and its
 /// removal commit together, so a node that dies mid-job leaves it to the next claim; copies are
-/// idempotent (the key of `activity_feeds`), so nothing is copied twice.
+/// idempotent (the key of `activity_feeds`), so nothing is copied twice. Each job step is a
+/// transaction of its own: a job that fails is tried again later (`maxAttempts` times, the waits
+/// growing), then set aside, and never holds the others back.
 public struct Fanout: Sendable {
     let client: PostgresClient
     /// Followers a post is copied to per job step: a feed with 100,000 followers takes 20 steps,
     /// each a transaction of its own that other workers' steps run beside.
     public static let chunk = 5000
+    /// Tries of a failing job before it is set aside (`failed_at`).
+    public static let maxAttempts = 5
 
     public init(client: PostgresClient) {
         self.client = client
@@ -28,37 +32,89 @@ public struct Fanout: Sendable {
         var after: String
     }
 
-    /// Claims up to `limit` waiting jobs (or the ones named, waiting for them if a worker has
-    /// them) and does one step of each; returns how many it claimed.
+    /// Does one step of up to `limit` ready jobs, each in its own transaction; returns how many it ran.
     @discardableResult
-    public func runBatch(limit: Int = 50, ids: [Int64]? = nil, logger: Logger) async throws -> Int {
-        try await client.transaction(logger: logger) { connection in
-            let claim: PostgresQuery =
-                // Named jobs are waited for when a worker holds them: a follow answers once its
-                // copy is done, whoever does it.
-                if let ids {
-                    "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE"
-                } else {
-                    "SELECT id, kind, activity_id, feeds, source_fid, copy_limit, after FROM fanout_jobs ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED"
-                }
-            var jobs: [Job] = []
-            for try await (id, kind, activity, feeds, source, copyLimit, after) in try await connection.query(
-                claim, logger: logger
-            )
-            .decode((Int64, String, String?, [String], String?, Int32?, String).self) {
-                jobs.append(
-                    Job(
+    public func runBatch(limit: Int = 50, logger: Logger) async throws -> Int {
+        var ran = 0
+        while ran < limit, try await runOne(nil, logger: logger) { ran += 1 }
+        return ran
+    }
+
+    /// Runs the jobs named to their end, waiting for any a worker holds: a follow answers once its
+    /// copy is done, whoever does it. A job that fails is left to the workers' retries.
+    public func run(_ ids: [Int64], logger: Logger) async throws {
+        for id in ids {
+            while try await runOne(id, logger: logger) {}
+        }
+    }
+
+    /// A job's step that failed, with the job's id.
+    struct StepFailed: Error {
+        let id: Int64
+        let error: any Error
+    }
+
+    /// Claims one ready job (or the one named) and does one step of it in a transaction of its
+    /// own; false when there is none. A failed step is recorded against its job after the rollback.
+    private func runOne(_ named: Int64?, logger: Logger) async throws -> Bool {
+        do {
+            return try await client.transaction(logger: logger) { connection in
+                let columns = "id, kind, activity_id, feeds, source_fid, copy_limit, after"
+                let claim: PostgresQuery =
+                    if let named {
+                        "SELECT \(unescaped: columns) FROM fanout_jobs WHERE id = \(named) AND failed_at IS NULL FOR UPDATE"
+                    } else {
+                        """
+                        SELECT \(unescaped: columns) FROM fanout_jobs WHERE failed_at IS NULL AND not_before <= now()
+                        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+                        """
+                    }
+                var claimed: Job?
+                for try await (id, kind, activity, feeds, source, copyLimit, after) in try await connection.query(
+                    claim, logger: logger
+                ).decode((Int64, String, String?, [String], String?, Int32?, String).self) {
+                    claimed = Job(
                         id: id, kind: kind, activityID: activity, feeds: feeds, sourceFID: source,
-                        copyLimit: copyLimit.map(Int.init), after: after))
-            }
-            for job in jobs {
-                if let next = try await step(job, on: connection, logger: logger) {
-                    try await connection.query("UPDATE fanout_jobs SET after = \(next) WHERE id = \(job.id)", logger: logger)
-                } else {
-                    try await connection.query("DELETE FROM fanout_jobs WHERE id = \(job.id)", logger: logger)
+                        copyLimit: copyLimit.map(Int.init), after: after)
                 }
+                guard let job = claimed else { return false }
+                do {
+                    if let next = try await step(job, on: connection, logger: logger) {
+                        try await connection.query("UPDATE fanout_jobs SET after = \(next) WHERE id = \(job.id)", logger: logger)
+                    } else {
+                        try await connection.query("DELETE FROM fanout_jobs WHERE id = \(job.id)", logger: logger)
+                    }
+                } catch {
+                    throw StepFailed(id: job.id, error: error)
+                }
+                return true
             }
-            return jobs.count
+        } catch let failed as StepFailed {
+            if failed.error is CancellationError || Task.isCancelled { throw failed.error }
+            try await recordFailure(failed, logger: logger)
+            // The failed job does not end a named run: its retries are the workers'.
+            return named == nil
+        }
+    }
+
+    /// Counts a failed try: the job waits 2^attempts seconds (at most five minutes) before the
+    /// next, and after `maxAttempts` it is set aside with its error.
+    private func recordFailure(_ failed: StepFailed, logger: Logger) async throws {
+        let message = String(String(reflecting: failed.error).prefix(1000))
+        let rows = try await client.query(
+            """
+            UPDATE fanout_jobs SET attempts = attempts + 1,
+                not_before = now() + least(interval '1 second' * power(2, attempts), interval '5 minutes'),
+                failed_at = CASE WHEN attempts + 1 >= \(Self.maxAttempts) THEN now() END, last_error = \(message)
+            WHERE id = \(failed.id) RETURNING attempts, failed_at IS NOT NULL
+            """, logger: logger)
+        for try await (attempts, setAside) in rows.decode((Int, Bool).self) {
+            let metadata: Logger.Metadata = ["job": "\(failed.id)", "attempts": "\(attempts)", "error": "\(message)"]
+            if setAside {
+                logger.error("fan-out job set aside after its last try", metadata: metadata)
+            } else {
+                logger.warning("fan-out job failed; it is tried again later", metadata: metadata)
+            }
         }
     }
 
@@ -118,9 +174,11 @@ public struct Fanout: Sendable {
             logger: logger)
     }
 
-    /// Jobs waiting, for tests and metrics.
+    /// Jobs waiting (not set aside), for tests and metrics.
     public func pending(logger: Logger) async throws -> Int {
-        for try await count in try await client.query("SELECT count(*)::int FROM fanout_jobs", logger: logger).decode(Int.self) {
+        for try await count in try await client.query(
+            "SELECT count(*)::int FROM fanout_jobs WHERE failed_at IS NULL", logger: logger
+        ).decode(Int.self) {
             return count
         }
         return 0

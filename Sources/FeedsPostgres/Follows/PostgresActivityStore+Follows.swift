@@ -15,6 +15,7 @@ extension PostgresActivityStore {
     public func follow(_ inputs: [FollowInput], by principal: Principal, logger: Logger) async throws
         -> [(follow: Follow, created: Bool)]
     {
+        let inputs = FollowInput.bounded(inputs)
         let (pairs, jobs) = try await client.transaction(logger: logger) { connection in
             let access = try await Self.access(Set(inputs.flatMap { [$0.source, $0.target] }), on: connection, logger: logger)
             var pairs: [(source: String, target: String, created: Bool)] = []
@@ -212,9 +213,11 @@ extension PostgresActivityStore {
     /// Runs the copies a change queued at once, so the follower's timeline has them when the
     /// reply comes; a failure leaves them queued for the workers.
     private func copyNow(_ jobs: [Int64], logger: Logger) async {
-        guard !jobs.isEmpty else { return }
+        // A large batch answers at once and leaves its copies to the workers: its request must not
+        // hold a connection for minutes, nor one transaction write a million rows.
+        guard !jobs.isEmpty, jobs.count <= FollowInput.copiedBeforeAnswer else { return }
         do {
-            try await Fanout(client: client).runBatch(ids: jobs, logger: logger)
+            try await Fanout(client: client).run(jobs, logger: logger)
         } catch {
             logger.warning("copying into a timeline failed; the fan-out workers retry", metadata: ["error": "\(error)"])
         }
