@@ -213,4 +213,32 @@ import Testing
             #expect(try await server.number("SELECT following_count::int FROM feeds WHERE fid = 'timeline:bob'") == 0)
         }
     }
+
+    /// One user's 50 bookmark folders made `bookmark_count` 50, and folders had no bound: the count
+    /// is of people (even when one person's bookmarks land at once), and a user keeps at most
+    /// `BookmarkFolder.maxPerUser` folders.
+    @Test func bookmarkCountsCountPeopleAndFoldersAreBounded() async throws {
+        try await TestServer.run { server in
+            let post = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let path = "/feeds/activities/\(post)/bookmarks"
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<BookmarkFolder.maxPerUser {
+                    group.addTask {
+                        try await server.api(.POST, path, as: "mallory", json: #"{"new_folder":{"name":"f\#(index)"}}"#).status
+                    }
+                }
+                for try await status in group { #expect(status == 201) }
+            }
+            #expect(try await server.api(.POST, path, as: "bob", json: "{}").status == 201)
+            let read = try await server.api(.GET, "/feeds/activities/\(post)", as: "alice")
+            #expect(read.body["activity"]["bookmark_count"].int == 2, "\(read.text)")
+            expectAPIError(
+                try await server.api(.POST, path, as: "mallory", json: #"{"new_folder":{"name":"one more"}}"#), status: 400,
+                code: 4,
+                field: "new_folder")
+            // A folder mallory has already still takes bookmarks.
+            #expect(try await server.api(.POST, path, as: "mallory", json: #"{"new_folder":{"name":"f0"}}"#).status == 201)
+            #expect(try await server.number("SELECT count(*)::int FROM bookmark_folders WHERE user_id = 'mallory'") == 100)
+        }
+    }
 }

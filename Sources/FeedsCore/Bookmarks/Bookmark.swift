@@ -2,6 +2,9 @@ import Foundation
 
 /// A user's folder of bookmarks; names are unique per user.
 public struct BookmarkFolder: Sendable, Hashable {
+    /// The most folders one user keeps.
+    public static let maxPerUser = 100
+
     public var id: String
     public var user: User
     public var name: String
@@ -61,7 +64,8 @@ public enum FolderChoice: Sendable, Hashable {
         case (nil, nil): self = .none
         case (let id?, nil): self = .existing(id: id)
         case (nil, let folder?):
-            self = .new(name: try BookmarkFolder.checkedName(folder.name, field: field + "new_folder.name"), custom: folder.custom ?? [:])
+            self = .new(
+                name: try BookmarkFolder.checkedName(folder.name, field: field + "new_folder.name"), custom: folder.custom ?? [:])
         case (_?, _?): throw .input("give \(field)folder_id or \(field)new_folder, not both", field: field + "new_folder")
         }
     }

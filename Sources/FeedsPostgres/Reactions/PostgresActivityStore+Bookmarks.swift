@@ -78,7 +78,8 @@ extension PostgresActivityStore {
 
     public func queryBookmarks(_ query: BookmarkQuery, by principal: Principal, logger: Logger) async throws -> BookmarkPage {
         var bind = SQLBinds()
-        var sql = "SELECT \(EngagementColumns.micros("b.created_at")), COALESCE(b.folder_id, ''), \(BookmarkRow.columns) WHERE true"
+        var sql =
+            "SELECT \(EngagementColumns.micros("b.created_at")), COALESCE(b.folder_id, ''), \(BookmarkRow.columns) WHERE true"
         // A user sees only their own bookmarks.
         if let user = principal.userID { sql += " AND b.user_id = \(try bind(user))" }
         if let users = query.userIDs { sql += " AND b.user_id = ANY(\(try bind(users)))" }
@@ -108,7 +109,9 @@ extension PostgresActivityStore {
             var read = ActivityQuery(viewer: principal.userID == nil ? .server : .user(user), limit: ActivityQuery.maxLimit)
             read.ids = Array(Set(ids.map(\.activityID)))
             read.ownFieldsOf = user
-            for activity in try await queryActivities(read, logger: logger).activities { activities[user + "\u{0}" + activity.id] = activity }
+            for activity in try await queryActivities(read, logger: logger).activities {
+                activities[user + "\u{0}" + activity.id] = activity
+            }
         }
         return BookmarkPage(
             bookmarks: page.compactMap { row in
@@ -201,17 +204,21 @@ extension PostgresActivityStore {
             for try await id in rows.decode(String.self) { return id }
             throw FeedsError.notFound("bookmark folder \(id) does not exist")
         case .new(let name, let custom):
+            // A new folder only while the user has fewer than `BookmarkFolder.maxPerUser` (requests
+            // racing may pass it by at most the pool's connections: bounded either way).
             let rows = try await connection.query(
                 """
                 WITH made AS (
                     INSERT INTO bookmark_folders (id, user_id, name, custom)
-                    VALUES (\(UUID().lowercasedString), \(userID), \(name), \(JSONText.encode(custom))::jsonb)
+                    SELECT \(UUID().lowercasedString), \(userID), \(name), \(JSONText.encode(custom))::jsonb
+                    WHERE (SELECT count(*) FROM bookmark_folders WHERE user_id = \(userID)) < \(BookmarkFolder.maxPerUser)
                     ON CONFLICT (user_id, name) DO NOTHING RETURNING id
                 )
                 SELECT id FROM made UNION ALL SELECT id FROM bookmark_folders WHERE user_id = \(userID) AND name = \(name)
                 """, logger: logger)
             for try await id in rows.decode(String.self) { return id }
-            throw FeedsError(.internal, "the folder \(name) was neither made nor found")
+            throw FeedsError.input(
+                "a user keeps at most \(BookmarkFolder.maxPerUser) bookmark folders; delete one first", field: "new_folder")
         }
     }
 
@@ -236,7 +243,8 @@ extension PostgresActivityStore {
     }
 
     private static func noBookmark(_ activityID: String, _ userID: String, _ folderID: String?) -> FeedsError {
-        .notFound("\(userID) has no bookmark of activity \(activityID)" + (folderID.map { " in folder \($0)" } ?? " outside folders"))
+        .notFound(
+            "\(userID) has no bookmark of activity \(activityID)" + (folderID.map { " in folder \($0)" } ?? " outside folders"))
     }
 }
 
@@ -261,7 +269,8 @@ enum BookmarkRow {
                 id: folderID, user: user, name: name, custom: try JSONText.object(folderCustom), createdAt: folderCreated,
                 updatedAt: folderUpdated)
         }
-        return Bookmark(activityID: activityID, user: user, folder: folder, custom: custom, createdAt: created, updatedAt: updated)
+        return Bookmark(
+            activityID: activityID, user: user, folder: folder, custom: custom, createdAt: created, updatedAt: updated)
     }
 
     /// A folder in the columns `id, name, custom::text, created_at, updated_at` and its user's.
