@@ -7,7 +7,7 @@ DECLARE
     who text := COALESCE(NEW.user_id, OLD.user_id);
     kept integer;
 BEGIN
-    PERFORM 1 FROM activities WHERE id = target FOR UPDATE;
+    PERFORM 1 FROM activities WHERE id = target FOR NO KEY UPDATE;
     SELECT count(*) INTO kept FROM bookmarks WHERE activity_id = target AND user_id = who;
     IF TG_OP = 'INSERT' AND kept = 1 THEN
         UPDATE activities SET bookmark_count = bookmark_count + 1 WHERE id = target;
