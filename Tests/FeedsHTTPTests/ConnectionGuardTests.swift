@@ -41,16 +41,24 @@ import Testing
             $0.maxConnections = 3
             $0.headerTimeout = .seconds(600)
         }) { server in
-            let held = [try await Self.connect(server), try await Self.connect(server), try await Self.connect(server)]
+            // A connection is counted on its own event loop: each held one is served a request (so
+            // counted) before the next opens, or the fourth could be counted ahead of the third.
+            var held: [RawSocket] = []
+            for _ in 0..<3 {
+                let socket = try await RawSocket(server, mainPort: true)
+                try await socket.channel.writeAndFlush(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
+                try await hangGuard("a held connection served", seconds: 120) { try await socket.waitFor("HTTP/1.1 200") }
+                held.append(socket)
+            }
             let over = try await Self.connect(server)
             try await hangGuard("the connection over the cap to be closed", seconds: 120) { try await over.closeFuture.get() }
-            #expect(held.allSatisfy { $0.isActive })
+            #expect(held.allSatisfy { $0.channel.isActive })
             // One held connection goes; a new client gets its place.
-            try await held[0].close()
+            try await held[0].channel.close()
             try await eventually("a request served once a place is free") {
                 (try? await server.send(.GET, "/healthz").status) == 200
             }
-            for channel in held.dropFirst() { try await channel.close() }
+            for socket in held.dropFirst() { try await socket.channel.close() }
         }
     }
 }
