@@ -7,6 +7,7 @@
 # Every acknowledged post must reach every watcher once. Writes one JSON file for report.py.
 # Usage: bench/realtime.sh path/to/feeds out.json   (under scripts/with-test-postgres.sh)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
 bin=$1 out=$2
 : "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
 dir=$(mktemp -d /tmp/feeds-realtime.XXXXXX)

@@ -6,6 +6,7 @@
 # Usage: bench/run.sh [path/to/feeds]   Env: BENCH_SECONDS (default 10) per measure.
 set -euo pipefail
 
+source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
 bin=$(realpath "${1:-.build/release/feeds}")
 : "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
 here=$(cd "$(dirname "$0")" && pwd)

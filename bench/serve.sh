@@ -2,6 +2,7 @@
 # with a data directory in a fresh $dir, and stops it (and removes $dir) when the script exits.
 # Sets dir, port, key, secret, common (the flags every `feeds` command of the run takes), server
 # (its pid) and token (a user token for `bench`).
+source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
 dir=$(mktemp -d /tmp/feeds-bench.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 key=bench-key

@@ -8,6 +8,7 @@
 # Usage: bench/soak.sh [path/to/feeds]   Env: SOAK_SECONDS (default 600), SOAK_CONCURRENCY (64).
 set -euo pipefail
 
+source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
 bin=$(realpath "${1:-.build/release/feeds}")
 : "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
 here=$(cd "$(dirname "$0")" && pwd)

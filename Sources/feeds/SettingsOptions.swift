@@ -126,6 +126,8 @@ struct SettingsOptions: ParsableArguments {
             unattachedTTL: ttl == 0 ? nil : .seconds(ttl)
         )
         configuration.s3 = try Self.s3Configuration(reader)
+        configuration.rateLimits = try Self.rateLimits(reader)
+        configuration.trustedProxies = try Self.trustedProxies(reader)
         let connections = reader.int(
             forKey: "feeds.database.connections", default: FeedsConfiguration.defaultDatabaseConnections)
         guard connections > 0 else { throw ValidationError("FEEDS_DATABASE_CONNECTIONS must be a positive number") }

@@ -24,6 +24,10 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("UpdateApp") { [base] in try await base.updateApp(input) }
     }
 
+    func getRateLimits(_ input: Operations.GetRateLimits.Input) async throws -> Operations.GetRateLimits.Output {
+        try await bounded("GetRateLimits") { [base] in try await base.getRateLimits(input) }
+    }
+
     func deleteActivities(_ input: Operations.DeleteActivities.Input) async throws -> Operations.DeleteActivities.Output {
         try await bounded("DeleteActivities") { [base] in try await base.deleteActivities(input) }
     }

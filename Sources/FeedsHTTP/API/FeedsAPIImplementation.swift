@@ -11,6 +11,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let idempotency: Idempotency
     let settingsStore: any AppSettingsStore
     let realtime: Realtime
+    let rateLimiter: RateLimiter
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

@@ -46,6 +46,8 @@ public func buildApplication(
     let migrations = try Migration.bundled()
     let migrator = Migrator(client: client)
     let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
+    let proxies = try TrustedProxies(configuration.trustedProxies)
+    let rateLimiter = RateLimiter(limits: configuration.rateLimits, now: configuration.rateLimitClock)
     let routes = KnownRoutes()
     let settings = AppSettingsCache()
     let settingsStore = PostgresAppSettingsStore(client: client)
@@ -66,6 +68,7 @@ public func buildApplication(
     router.add(middleware: APIErrorMiddleware(routes: routes))
     router.add(middleware: AcceptMiddleware())
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
+    router.add(middleware: RateLimitMiddleware(limiter: rateLimiter))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
     // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
     router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
@@ -90,7 +93,7 @@ public func buildApplication(
     }
     let api = FeedsAPIImplementation(
         store: store, uploads: uploads, idempotency: Idempotency(store: idempotencyStore),
-        settingsStore: settingsStore, realtime: realtime
+        settingsStore: settingsStore, realtime: realtime, rateLimiter: rateLimiter
     )
     let realtimeEndpoint = RealtimeEndpoint(
         hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout)
@@ -130,7 +133,7 @@ public func buildApplication(
                     ConnectionGuard(
                         headerTimeout: TimeAmount(configuration.headerTimeout),
                         maxConnections: configuration.maxConnections, count: connections),
-                    RequestHeadNormalizer(),
+                    RequestHeadNormalizer(proxies: proxies),
                     MainPortUpgrade(endpoint: realtimeEndpoint, logger: logger),
                     LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)),
                 ]

@@ -1,4 +1,5 @@
 import FeedsCDN
+import FeedsCore
 import Foundation
 import Logging
 
@@ -69,6 +70,13 @@ public struct FeedsConfiguration: Sendable {
     public var s3: S3Configuration? = nil
     /// The admin console's clock and session lifetimes (the tests set a clock of their own).
     public var admin = AdminConsoleOptions()
+    /// Requests per window for each class of operation and each caller (`FEEDS_RATE_LIMIT_*`).
+    public var rateLimits = RateLimits()
+    /// The time the rate limits' windows go by (the tests move one by hand).
+    public var rateLimitClock: @Sendable () -> Date = { Date() }
+    /// The load balancers in front of the server, whose `X-Forwarded-For` names the client
+    /// (`FEEDS_TRUSTED_PROXIES`, addresses or CIDR ranges).
+    public var trustedProxies: [String] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 3030, apiKey: String, apiSecret: String, databaseURL: String? = nil,

@@ -4,14 +4,22 @@ import NIOHTTPTypes
 
 /// Every request head as all that follows reads it, so that no handler, middleware or route sees
 /// a path another one does not: repeated slashes in the path become one (`//admin/sign-in` is
-/// `/admin/sign-in` for the router and the sign-in slow-down alike); and the connection's peer
-/// address goes in as `feeds-peer-address`, replacing any a client sent (Hummingbird's basic
-/// request context does not carry the address, and the sign-in slow-down keys on it).
+/// `/admin/sign-in` for the router and the sign-in slow-down alike); and the client's address
+/// goes in as `feeds-peer-address`, replacing any a client sent (Hummingbird's basic request
+/// context does not carry the address; the sign-in slow-down and the rate limits key on it): the
+/// connection's peer, or from a trusted proxy the client `X-Forwarded-For` names.
 final class RequestHeadNormalizer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
 
     static let peerAddress = HTTPField.Name("feeds-peer-address")!
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    let proxies: TrustedProxies
+
+    init(proxies: TrustedProxies) {
+        self.proxies = proxies
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
@@ -19,7 +27,9 @@ final class RequestHeadNormalizer: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         if let path = head.path, path.utf8.count > 1 { head.path = Self.collapsingSlashes(path) }
-        head.headerFields[Self.peerAddress] = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        head.headerFields[Self.peerAddress] =
+            proxies.isEmpty ? peer : proxies.client(peer: peer, forwardedFor: head.headerFields[Self.forwardedFor])
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 

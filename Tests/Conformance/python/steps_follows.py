@@ -63,3 +63,26 @@ def unfollow_empties_the_timeline(run):
     check_decoded(data)
     expect_equal(data.follow.target_feed.follower_count, 0, "bob's follower_count after unfollow")
     expect_equal(timeline_ids(run, run.alice), [], "alice's timeline after unfollowing bob")
+
+
+@step
+def reject_removes_an_accepted_follower(run):
+    """A feed's owner removes a follower (RejectFollow on an accepted follow): the follower no
+    longer counts, and its timeline loses the feed's posts."""
+    dave = run.alice.replace("alice", "dave")
+    run.client.feeds.feed("user", dave).get_or_create(user_id=dave, data=FeedInput(visibility="followers"))
+    run.client.feeds.add_activity(type="post", feeds=[f"user:{dave}"], text="for followers", user_id=dave)
+    source, target = f"timeline:{run.alice}", f"user:{dave}"
+    run.client.feeds.follow(source=source, target=target)
+    accepted = run.client.feeds.accept_follow(source=source, target=target).data
+    expect_equal((accepted.follow.status, accepted.follow.target_feed.follower_count), ("accepted", 1), "accepted follow")
+    expect_equal(len(timeline_ids(run, run.alice)), 1, "dave's post in alice's timeline")
+    removed = run.client.feeds.reject_follow(source=source, target=target).data
+    check_decoded(removed)
+    following = accepted.follow.source_feed.following_count
+    expect_equal(
+        (removed.follow.status, removed.follow.target_feed.follower_count, removed.follow.source_feed.following_count),
+        ("rejected", 0, following - 1),
+        "status and counts after rejecting an accepted follow",
+    )
+    expect_equal(timeline_ids(run, run.alice), [], "alice's timeline after she was removed as a follower")

@@ -88,3 +88,19 @@ def app_update_upload_config(run):
     expect_equal(app.file_upload_config.size_limit, 10 * 1024 * 1024, "file size_limit")
     expect_equal(sorted(app.image_upload_config.allowed_mime_types), ["image/jpeg", "image/png"], "image mime types")
     expect_equal(app.cdn_expiration_seconds, 7 * 24 * 3600, "cdn_expiration_seconds")
+
+
+@step
+def rate_limits(run):
+    """GetRateLimits as the SDK decodes it, and the headers every answer carries."""
+    response = run.client.get_rate_limits(server_side=True, endpoints="GetOrCreateFeed,AddActivity")
+    check_decoded(response.data)
+    limits = response.data.server_side
+    expect_equal(sorted(limits), ["AddActivity", "GetOrCreateFeed"], "endpoints reported")
+    expect_equal(limits["AddActivity"].limit > 0 and limits["AddActivity"].remaining <= limits["AddActivity"].limit, True,
+                 "limit and remaining")
+    expect_equal(response.data.web, None, "platforms not asked for")
+    headers = response.headers()
+    expect_equal(all(headers.get(name) for name in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")),
+                 True, "X-RateLimit-* headers")
+    expect_equal(response.rate_limit().limit, int(headers.get("x-ratelimit-limit")), "the SDK's own reading of them")

@@ -1,0 +1,92 @@
+import FeedsCore
+import HTTPTypes
+
+/// Every operation of `openapi.yaml`: its method, path and name, and the rate-limit class it
+/// counts against (reads and queries, writes, uploads). `APIOperationTests` holds it to the spec.
+struct APIOperation: Sendable {
+    let method: HTTPRequest.Method
+    let path: String
+    let name: String
+    let rateLimitClass: RateLimitClass
+    let segments: [Substring]
+
+    init(_ method: HTTPRequest.Method, _ path: String, _ name: String, _ rateLimitClass: RateLimitClass) {
+        self.method = method
+        self.path = path
+        self.name = name
+        self.rateLimitClass = rateLimitClass
+        self.segments = path.split(separator: "/")
+    }
+
+    static let all: [APIOperation] = [
+        .init(.get, "/api/v2/app", "GetApp", .read),
+        .init(.patch, "/api/v2/app", "UpdateApp", .write),
+        .init(.get, "/api/v2/rate_limits", "GetRateLimits", .read),
+        .init(.post, "/api/v2/feeds/activities", "AddActivity", .write),
+        .init(.post, "/api/v2/feeds/activities/delete", "DeleteActivities", .write),
+        .init(.post, "/api/v2/feeds/activities/query", "QueryActivities", .read),
+        .init(.get, "/api/v2/feeds/activities/{id}", "GetActivity", .read),
+        .init(.put, "/api/v2/feeds/activities/{id}", "UpdateActivity", .write),
+        .init(.patch, "/api/v2/feeds/activities/{id}", "UpdateActivityPartial", .write),
+        .init(.delete, "/api/v2/feeds/activities/{id}", "DeleteActivity", .write),
+        .init(.post, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}", "GetOrCreateFeed", .read),
+        .init(.put, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}", "UpdateFeed", .write),
+        .init(.delete, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}/watch", "StopWatchingFeed", .write),
+        .init(.post, "/api/v2/feeds/feeds/query", "QueryFeeds", .read),
+        .init(.post, "/api/v2/feeds/feeds/own/batch", "OwnBatch", .read),
+        .init(.get, "/api/v2/users", "QueryUsers", .read),
+        .init(.post, "/api/v2/users", "UpdateUsers", .write),
+        .init(.post, "/api/v2/uploads/file", "UploadFile", .upload),
+        .init(.delete, "/api/v2/uploads/file", "DeleteFile", .write),
+        .init(.post, "/api/v2/uploads/image", "UploadImage", .upload),
+        .init(.delete, "/api/v2/uploads/image", "DeleteImage", .write),
+        .init(.post, "/api/v2/feeds/follows", "Follow", .write),
+        .init(.delete, "/api/v2/feeds/follows/{source}/{target}", "Unfollow", .write),
+        .init(.post, "/api/v2/feeds/follows/batch", "FollowBatch", .write),
+        .init(.post, "/api/v2/feeds/follows/query", "QueryFollows", .read),
+        .init(.post, "/api/v2/feeds/follows/accept", "AcceptFollow", .write),
+        .init(.post, "/api/v2/feeds/follows/reject", "RejectFollow", .write),
+        .init(.post, "/api/v2/feeds/activities/{id}/reactions", "AddActivityReaction", .write),
+        .init(.post, "/api/v2/feeds/activities/{id}/reactions/query", "QueryActivityReactions", .read),
+        .init(.delete, "/api/v2/feeds/activities/{id}/reactions/{type}", "DeleteActivityReaction", .write),
+        .init(.post, "/api/v2/feeds/activities/{id}/bookmarks", "AddBookmark", .write),
+        .init(.patch, "/api/v2/feeds/activities/{id}/bookmarks", "UpdateBookmark", .write),
+        .init(.delete, "/api/v2/feeds/activities/{id}/bookmarks", "DeleteBookmark", .write),
+        .init(.post, "/api/v2/feeds/bookmarks/query", "QueryBookmarks", .read),
+        .init(.post, "/api/v2/feeds/bookmark_folders/query", "QueryBookmarkFolders", .read),
+        .init(.patch, "/api/v2/feeds/bookmark_folders/{folder_id}", "UpdateBookmarkFolder", .write),
+        .init(.delete, "/api/v2/feeds/bookmark_folders/{folder_id}", "DeleteBookmarkFolder", .write),
+        .init(.post, "/api/v2/feeds/comments", "AddComment", .write),
+        .init(.get, "/api/v2/feeds/comments", "GetComments", .read),
+        .init(.get, "/api/v2/feeds/comments/{id}", "GetComment", .read),
+        .init(.put, "/api/v2/feeds/comments/{id}", "ReplaceComment", .write),
+        .init(.patch, "/api/v2/feeds/comments/{id}", "UpdateComment", .write),
+        .init(.delete, "/api/v2/feeds/comments/{id}", "DeleteComment", .write),
+        .init(.get, "/api/v2/feeds/comments/{id}/replies", "GetCommentReplies", .read),
+        .init(.post, "/api/v2/feeds/comments/{id}/reactions", "AddCommentReaction", .write),
+        .init(.post, "/api/v2/feeds/comments/{id}/reactions/query", "QueryCommentReactions", .read),
+        .init(.delete, "/api/v2/feeds/comments/{id}/reactions/{type}", "DeleteCommentReaction", .write),
+        .init(.post, "/api/v2/feeds/comments/query", "QueryComments", .read),
+    ]
+
+    /// The operation a request is for: its method and the template its path matches, literal
+    /// segments preferred to parameters (as the router prefers them).
+    static func matching(_ method: HTTPRequest.Method, path: Substring) -> APIOperation? {
+        let segments = path.split(separator: "/")
+        var best: (operation: APIOperation, literals: Int)?
+        for operation in all where operation.method == method && operation.segments.count == segments.count {
+            var literals = 0
+            var matches = true
+            for (template, segment) in zip(operation.segments, segments) {
+                if template.first == "{" { continue }
+                guard template == segment else {
+                    matches = false
+                    break
+                }
+                literals += 1
+            }
+            if matches, literals > best?.literals ?? -1 { best = (operation, literals) }
+        }
+        return best?.operation
+    }
+}
