@@ -17,11 +17,16 @@ public struct UserQuery: Sendable, Hashable {
     }
 
     public var ids: [String]?
-    /// Users whose id starts with this (`id` `$autocomplete`).
+    /// Users whose id starts with this (`id` `$autocomplete`), among the first
+    /// `autocompleteCandidates` such ids.
     public var idPrefix: String?
     public var names: [String]?
-    /// Users with a word of their name starting with this, ignoring case (`name` `$autocomplete`).
+    /// Users with a word of their name starting with this, ignoring case (`name` `$autocomplete`),
+    /// among the first `autocompleteCandidates` users whose word starts with its first word.
     public var nameWordPrefix: String?
+    /// The most users an `$autocomplete` looks at: a text that many names (or ids) start with
+    /// answers from the first of them, in word (or id) order, not from every user.
+    public static let autocompleteCandidates = 1_000
     public var roles: [String]?
     public var createdAt: [TimeBound] = []
     public var updatedAt: [TimeBound] = []
@@ -43,7 +48,9 @@ public struct UserQuery: Sendable, Hashable {
         filter: JSONObject, sort: [(field: String?, direction: Int?)], limit: Int?, offset: Int?
     ) throws(FeedsError) {
         let limit = limit ?? Self.defaultLimit, offset = offset ?? 0
-        guard (0...Self.maxLimit).contains(limit) else { throw .input("limit must be between 0 and \(Self.maxLimit)", field: "limit") }
+        guard (0...Self.maxLimit).contains(limit) else {
+            throw .input("limit must be between 0 and \(Self.maxLimit)", field: "limit")
+        }
         guard (0...Self.maxOffset).contains(offset) else {
             throw .input("offset must be between 0 and \(Self.maxOffset)", field: "offset")
         }

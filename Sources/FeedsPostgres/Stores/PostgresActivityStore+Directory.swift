@@ -79,11 +79,25 @@ extension PostgresActivityStore {
         var bind = SQLBinds()
         var sql = "SELECT \(UserRow.columns) FROM users WHERE true"
         if let ids = query.ids { sql += " AND id = ANY(\(try bind(ids)))" }
-        if let prefix = query.idPrefix { sql += " AND starts_with(id, \(try bind(prefix)))" }
+        if let prefix = query.idPrefix {
+            // The first `UserQuery.autocompleteCandidates` ids starting with the text, a range of
+            // `users_id_prefix_idx` (migration 0017).
+            sql += " AND id IN (SELECT id FROM users WHERE id COLLATE \"C\" LIKE \(try bind(likeEscaped(prefix))) || '%'"
+            sql += " ORDER BY id COLLATE \"C\" LIMIT \(UserQuery.autocompleteCandidates))"
+        }
         if let names = query.names { sql += " AND name = ANY(\(try bind(names)))" }
         if let prefix = query.nameWordPrefix {
-            // A word of the name starts with the text: at the start, or after a space.
-            let pattern = try bind(likeEscaped(prefix.lowercased()))
+            // Candidates first, by an index range: users with a word starting with the text's first
+            // word (migration 0017), at most `UserQuery.autocompleteCandidates` of them, so that a
+            // one-letter text costs the same on a million users as on a thousand. Then the rule
+            // itself: a word of the name starts with the text, at the start or after a space.
+            let lowered = prefix.lowercased()
+            if let first = lowered.split(separator: " ").first, lowered.first != " " {
+                let word = try bind(likeEscaped(String(first)))
+                sql += " AND id IN (SELECT user_id FROM user_name_words WHERE word COLLATE \"C\" LIKE \(word) || '%'"
+                sql += " ORDER BY word COLLATE \"C\", user_id LIMIT \(UserQuery.autocompleteCandidates))"
+            }
+            let pattern = try bind(likeEscaped(lowered))
             sql += " AND (lower(name) LIKE \(pattern) || '%' OR lower(name) LIKE '% ' || \(pattern) || '%')"
         }
         if let roles = query.roles { sql += " AND role = ANY(\(try bind(roles)))" }
