@@ -1,4 +1,5 @@
 import FeedsCore
+import FeedsLoadTest
 import FeedsTestSupport
 import Foundation
 import Testing
@@ -144,6 +145,40 @@ import Testing
             #expect(!(try await server.timeline("timeline:\(follower)", as: follower)).contains(activity))
             let counted = try await server.api(.POST, "/feeds/feed_groups/user/feeds/\(cast.owner)", as: cast.owner, json: "{}")
             #expect(counted.body["feed"]["follower_count"].int == 0, "\(counted.text)")
+        }
+    }
+
+    /// The same table over the WebSocket: watching a feed needs it readable, and only those who
+    /// may read it get its events (a write they must not see, then their own marker post).
+    @Test(arguments: FeedVisibility.allCases) func everyRoleWatchesAsTheTableSays(_ visibility: FeedVisibility) async throws {
+        try await TestServer.run { server in
+            let cast = Cast(visibility: visibility)
+            _ = try await stage(cast, on: server)
+            var sockets: [(role: FeedRole, user: String, inbox: Inbox, socket: RealtimeSocket)] = []
+            for role in [FeedRole.owner, .follower, .pending, .stranger] {
+                let user = try #require(cast.user(role))
+                let (socket, inbox, id) = try await server.connected(user)
+                let watched = try await server.api(
+                    .POST, "/feeds/feed_groups/user/feeds/\(cast.owner)", as: user, json: #"{"watch":true}"#,
+                    query: "&connection_id=\(id)")
+                let reads = FeedPermissions.allows(.read, role, visibility)
+                #expect(watched.status == (reads ? 201 : 403), "\(role.rawValue) on \(visibility.rawValue): \(watched.text)")
+                if role != .owner { try await server.watch("user:\(user)", as: user, connectionID: id) }
+                sockets.append((role, user, inbox, socket))
+            }
+            try await server.addActivity(as: cast.owner, feeds: [cast.fid], text: "news of \(visibility.rawValue)")
+            for (role, user, inbox, socket) in sockets {
+                let reads = FeedPermissions.allows(.read, role, visibility)
+                if role != .owner { try await server.addActivity(as: user, text: "marker of \(user)") }
+                // Events come in order: the owner's news, if it comes, before the watcher's own marker.
+                let last = role == .owner ? "news of \(visibility.rawValue)" : "marker of \(user)"
+                var seen: [String] = []
+                while seen.last != last { seen.append(try await inbox.event()["activity"]["text"].string ?? "") }
+                #expect(
+                    seen.contains("news of \(visibility.rawValue)") == reads,
+                    "\(role.rawValue) on \(visibility.rawValue): \(seen)")
+                try await socket.hangUp()
+            }
         }
     }
 }
