@@ -114,7 +114,7 @@ extension Wire {
             id: feed.id.id,
             memberCount: 0,
             name: feed.name,
-            ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id)
+            ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
                 .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:)),
             pinCount: 0,
             updatedAt: WireTime.nanoseconds(feed.updatedAt),
