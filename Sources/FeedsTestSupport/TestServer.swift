@@ -31,11 +31,13 @@ public struct TestServer: Sendable {
 
     /// Starts the server, runs `body`, and shuts the server down however `body` ends. `backend`
     /// picks the store (`.s3`: a fresh bucket on the test store, emptied and removed afterwards);
-    /// `configure` adjusts the configuration; `cdn` wraps the store (to make storage fail).
+    /// `configure` adjusts the configuration; `cdn` wraps the store (to make storage fail);
+    /// `logger` is the server's (a test reads what it logs).
     public static func run(
         backend: Backend = .local,
         configure: @Sendable (inout FeedsConfiguration) -> Void = { _ in },
         cdn: (@Sendable (any CDNClient) -> any CDNClient)? = nil,
+        logger: Logger = TestDatabase.logger,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         let dataDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-test-\(UUID().uuidString)")
@@ -60,7 +62,7 @@ public struct TestServer: Sendable {
                         // A busy machine may take seconds over a request; deadline tests set their own.
                         configuration.requestTimeout = .seconds(120)
                         configure(&configuration)
-                        let setting = Setting(backend: backend, bucket: bucket, wrap: cdn)
+                        let setting = Setting(backend: backend, bucket: bucket, wrap: cdn, logger: logger)
                         if try await serve(configuration, database: database, client: client, setting, body) { return }
                         if attempt == 5 { throw ServerDidNotStart() }
                     }
@@ -77,6 +79,7 @@ public struct TestServer: Sendable {
         let backend: Backend
         let bucket: TestBucket?
         let wrap: (@Sendable (any CDNClient) -> any CDNClient)?
+        let logger: Logger
     }
 
     /// Runs the server and `body`; false when the server never started listening.
@@ -87,7 +90,7 @@ public struct TestServer: Sendable {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let (webSocketPorts, webSocketContinuation) = AsyncStream<Int>.makeStream()
         let app = try await buildApplication(
-            settled, database: database, wrapCDN: setting.wrap, logger: TestDatabase.logger,
+            settled, database: database, wrapCDN: setting.wrap, logger: setting.logger,
             onServerRunning: { portContinuation.yield($0) }, onWebSocketRunning: { webSocketContinuation.yield($0) })
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: TestDatabase.logger)
         // Unstructured, so that a shutdown that never ends fails the test (`hangGuard`) rather
@@ -201,7 +204,8 @@ public struct TestServer: Sendable {
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: .init(redirectConfiguration: .follow(max: 5, allowCycles: false), timeout: patience))
     static let noRedirects = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow, timeout: patience))
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(redirectConfiguration: .disallow, timeout: patience))
     static let patience = HTTPClient.Configuration.Timeout(connect: .seconds(60), read: .seconds(300))
 }
 

@@ -134,7 +134,7 @@ struct AdminConsole: Sendable {
                 .init(code: error.kind.status), title: "Error", session: nil, body: "<p class=\"error\">\(error.message)</p>")
         } catch {
             let scope = RequestScope.current
-            scope?.logger.error("admin console request failed", metadata: ["error": "\(String(reflecting: error))"])
+            scope?.logger.error("admin console request failed", metadata: ["error": "\(LoggedError.describe(error))"])
             return page(
                 .internalServerError, title: "Error", session: nil,
                 body:

@@ -22,7 +22,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             if feedsError.kind == .internal {
                 (scope?.logger ?? context.logger).error(
-                    "request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"]
+                    "request failed", metadata: ["error": "\(LoggedError.describe(error))", "path": "\(request.uri.path)"]
                 )
                 feedsError.message = "internal error; the server log has the details under request id \(scope?.requestID ?? "-")"
             } else {

@@ -32,9 +32,15 @@ public struct DeferredMetadataLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// Writes the line, with any secret in its message or metadata scrubbed (`Redaction`): the
+    /// last guard before the log, whoever wrote the line.
     public func log(event: LogEvent) {
         var event = event
         if !metadata.isEmpty { event.metadata = metadata.merging(event.metadata ?? [:]) { $1 } }
+        event.message = "\(Redaction.scrub(event.message.description))"
+        event.metadata = event.metadata?.mapValues { value in
+            if case .string(let text) = value { .string(Redaction.scrub(text)) } else { .string(Redaction.scrub("\(value)")) }
+        }
         output.log(event: event)
     }
 }
