@@ -8,7 +8,9 @@ import PostgresNIO
 /// and the objects it links marked attached. Data-modifying CTEs run atomically, so when the check
 /// fails or a linked object is gone nothing is written; the row that comes back says which, or
 /// gives the new comment's times and user (so that it needs no read back).
-/// Prepared once per connection, as the activity insert is.
+/// Prepared once per connection, as the activity insert is. The activity is held FOR KEY SHARE,
+/// not SHARE: the comment count's trigger then updates its row (NO KEY UPDATE), which another
+/// comment's SHARE would block while it waited for this one's, a deadlock.
 struct InsertComment: PostgresPreparedStatement {
     /// `made` false says why in the other columns: no `restriction` when the activity is missing
     /// or hidden, `allowed` false when it takes no comments from this user, otherwise the linked
@@ -31,7 +33,7 @@ struct InsertComment: PostgresPreparedStatement {
             FROM activities a
             WHERE a.id = $2 AND a.deleted_at IS NULL
               AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$13"))
-            FOR SHARE OF a
+            FOR KEY SHARE OF a
         ), attachable AS (
             SELECT key FROM cdn_objects
             WHERE key = ANY($12) AND state IN ('reserved', 'stored', 'attached', 'released')

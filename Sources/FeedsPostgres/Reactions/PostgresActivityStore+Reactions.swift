@@ -12,14 +12,16 @@ extension PostgresActivityStore {
         // The activity is read back on the insert's connection: that read proves the insert
         // committed, as `committed`'s round trip would.
         let query = ActivityQuery.one(activityID, viewer: principal, ownFieldsOf: userID)
-        let made = try await client.withConnection { connection -> (Reaction, Activity)? in
-            var stored: Reaction?
-            for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
-            guard let stored else { return nil }
-            guard let activity = try await queryActivities(query, on: connection, logger: logger).activities.first else {
-                throw FeedsError.notFound("activity \(activityID) does not exist")
+        let made = try await ConflictRetry.run(logger: logger) {
+            try await client.withConnection { connection -> (Reaction, Activity)? in
+                var stored: Reaction?
+                for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
+                guard let stored else { return nil }
+                guard let activity = try await queryActivities(query, on: connection, logger: logger).activities.first else {
+                    throw FeedsError.notFound("activity \(activityID) does not exist")
+                }
+                return (stored, activity)
             }
-            return (stored, activity)
         }
         guard let made else {
             // Nothing written: the activity is not there for this reader, or the user's types are full.

@@ -2,16 +2,44 @@ import PostgresNIO
 
 extension PostgresClient {
     /// `withTransaction`, throwing the error that caused the rollback rather than its wrapper,
-    /// so that domain errors thrown inside keep their meaning.
+    /// so that domain errors thrown inside keep their meaning. A deadlock or serialization
+    /// failure rolled everything back, so the whole of `body` runs again (`ConflictRetry`).
     func transaction<Result>(
         logger: Logger,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        do {
-            return try await withTransaction(logger: logger, isolation: isolation, body)
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        try await ConflictRetry.run(logger: logger) {
+            do {
+                return try await withTransaction(logger: logger, isolation: isolation, body)
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            }
+        }
+    }
+}
+
+/// Runs a write again after PostgreSQL chose it to break a deadlock (40P01) or failed it to keep
+/// a serializable order (40001): nothing of it was kept, so running it again is safe. At most
+/// `attempts` tries, a short random wait between them so the two sides do not meet again; past
+/// that, or for any other error, the error stands.
+enum ConflictRetry {
+    static let attempts = 4
+
+    static func run<Result>(
+        logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> sending Result
+    ) async throws -> sending Result {
+        var tried = 1
+        while true {
+            do {
+                return try await body()
+            } catch let error as PSQLError where error.isConflict && tried < attempts {
+                logger.notice(
+                    "write conflict; trying again",
+                    metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")", "try": "\(tried + 1)"])
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...20) * tried))
+                tried += 1
+            }
         }
     }
 }
@@ -22,16 +50,19 @@ extension PostgresClient {
     /// rows and CommandComplete, and PostgresNIO ends the query at CommandComplete: a crash in
     /// between would lose a write the client was told of (`DatabaseRestartTests` saw one). The
     /// connection starts its next statement only after that commit, so one round trip proves it:
-    /// a crash before it closes the connection, and the round trip fails.
+    /// a crash before it closes the connection, and the round trip fails. A deadlock runs `body`
+    /// again (`ConflictRetry`), so its writes are one statement: nothing of it was kept.
     func committed<Result>(
         logger: Logger,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        try await withConnection(isolation: isolation) { connection in
-            let result = try await body(connection)
-            try await connection.query("SELECT 1", logger: logger)
-            return result
+        try await ConflictRetry.run(logger: logger) {
+            try await withConnection(isolation: isolation) { connection in
+                let result = try await body(connection)
+                try await connection.query("SELECT 1", logger: logger)
+                return result
+            }
         }
     }
 }
@@ -40,6 +71,12 @@ extension PSQLError {
     /// A unique violation (SQLSTATE 23505) on the named constraint.
     func isUniqueViolation(of constraint: String) -> Bool {
         serverInfo?[.sqlState] == "23505" && serverInfo?[.constraintName] == constraint
+    }
+
+    /// A deadlock (40P01) or a serialization failure (40001): the statement's transaction was
+    /// rolled back whole, and may be run again.
+    var isConflict: Bool {
+        ["40P01", "40001"].contains(serverInfo?[.sqlState])
     }
 
     /// A foreign key violation (SQLSTATE 23503) on the named constraint.
