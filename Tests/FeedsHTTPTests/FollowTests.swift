@@ -312,6 +312,51 @@ import Testing
             #expect(try await server.number("SELECT count(*)::int FROM activity_feeds WHERE feed = 'timeline:single'") == 1)
         }
     }
+
+    /// Unfollows raced the fan-out: timelines that had unfollowed at the end still held posts.
+    /// Posts while followers come and go; at the end every timeline holds every post exactly
+    /// when it follows the author, and none otherwise.
+    @Test func followChurnDuringPostsLeavesEveryTimelineAsItsFollowSays() async throws {
+        try await TestServer.run { server in
+            for statement in [
+                "INSERT INTO users (id) VALUES ('star')",
+                "INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES ('user:star', 'user', 'star', 'star')",
+            ]
+                + FanoutFixture.fans(200, of: "user:star")
+            {
+                _ = try await server.database.query(PostgresQuery(unsafeSQL: statement), logger: TestDatabase.logger)
+            }
+            let posts = 20
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for index in 0..<posts { try await server.addActivity(as: "star", text: "post \(index)") }
+                }
+                for fan in 1...16 {
+                    group.addTask {
+                        for _ in 0..<6 {
+                            _ = try await server.api(.DELETE, "/feeds/follows/timeline:fan\(fan)/user:star", as: "fan\(fan)")
+                            _ = try await server.follow("timeline:fan\(fan)", "user:star", as: "fan\(fan)")
+                        }
+                        if fan.isMultiple(of: 2) {
+                            _ = try await server.api(.DELETE, "/feeds/follows/timeline:fan\(fan)/user:star", as: "fan\(fan)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await server.waitForFanout()
+            let wrong = """
+                SELECT count(*)::int FROM (
+                    SELECT EXISTS (SELECT 1 FROM follows w WHERE w.source_fid = t.fid AND w.target_fid = 'user:star'
+                                   AND w.status = 'accepted') AS follows,
+                           (SELECT count(*) FROM activity_feeds af WHERE af.feed = t.fid AND af.via = 'user:star') AS copies
+                    FROM feeds t WHERE t.group_id = 'timeline') x
+                WHERE (follows AND copies <> \(posts)) OR (NOT follows AND copies <> 0)
+                """
+            #expect(try await server.number(PostgresQuery(unsafeSQL: wrong)) == 0)
+            #expect(try await server.number("SELECT count(*)::int FROM follows WHERE target_fid = 'user:star'") == 200 - 8)
+        }
+    }
 }
 
 extension TestServer {

@@ -124,20 +124,24 @@ public struct Fanout: Sendable {
         case "post":
             guard let activity = job.activityID else { return nil }
             // The next chunk of accepted followers of the activity's feeds, each copied once
-            // (an activity in two feeds a timeline follows is one entry in it).
+            // (an activity in two feeds a timeline follows is one entry in it). Their follows are
+            // held FOR SHARE until the copies commit: an unfollow (or a rejection) waits, then
+            // removes what was copied; one that committed first leaves its row out of the chunk.
             let rows = try await connection.query(
                 """
-                WITH chunk AS (
-                    SELECT DISTINCT ON (w.source_fid) w.source_fid, w.target_fid FROM follows w
+                WITH held AS (
+                    SELECT w.source_fid, w.target_fid FROM follows w
                     WHERE w.target_fid = ANY(\(job.feeds)) AND w.status = 'accepted' AND w.source_fid > \(job.after)
-                    ORDER BY w.source_fid, w.target_fid LIMIT \(Self.chunk)
+                    ORDER BY w.source_fid, w.target_fid LIMIT \(Self.chunk) FOR SHARE
+                ), chunk AS (
+                    SELECT DISTINCT ON (source_fid) source_fid, target_fid FROM held ORDER BY source_fid, target_fid
                 ), copied AS (
                     INSERT INTO activity_feeds (feed, created_at, activity_id, via)
                     SELECT c.source_fid, a.created_at, a.id, c.target_fid
                     FROM chunk c JOIN activities a ON a.id = \(activity) AND a.deleted_at IS NULL
                     ON CONFLICT DO NOTHING
                 )
-                SELECT max(source_fid), count(*)::int FROM chunk
+                SELECT max(source_fid), count(*)::int FROM held
                 """,
                 logger: logger)
             for try await (last, count) in rows.decode((String?, Int).self) where count == Self.chunk {
@@ -155,7 +159,8 @@ public struct Fanout: Sendable {
         }
     }
 
-    /// Copies the newest `limit` public activities posted to `target` into `source`, if it still follows it.
+    /// Copies the newest `limit` public activities posted to `target` into `source`, if it still
+    /// follows it; the follow is held until the copies commit, as a post's copies hold theirs.
     static func backfill(source: String, target: String, limit: Int, on connection: PostgresConnection, logger: Logger)
         async throws
     {
@@ -168,7 +173,7 @@ public struct Fanout: Sendable {
                 ORDER BY af.created_at DESC, af.activity_id DESC LIMIT \(limit)
             ) x
             WHERE EXISTS (
-                SELECT 1 FROM follows WHERE source_fid = \(source) AND target_fid = \(target) AND status = 'accepted')
+                SELECT 1 FROM follows WHERE source_fid = \(source) AND target_fid = \(target) AND status = 'accepted' FOR SHARE)
             ON CONFLICT DO NOTHING
             """,
             logger: logger)
