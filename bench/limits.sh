@@ -4,3 +4,5 @@
 for class in READ WRITE UPLOAD; do
   for caller in USER SERVER ADDRESS; do export "FEEDS_RATE_LIMIT_${class}_${caller}=1000000000"; done
 done
+# Its sockets all come from one address, thousands at once before they authenticate.
+export FEEDS_WS_PENDING=100000 FEEDS_WS_PENDING_PER_ADDRESS=100000

@@ -144,6 +144,13 @@ struct SettingsOptions: ParsableArguments {
         let maxConnections = reader.int(forKey: "feeds.max.connections", default: configuration.maxConnections)
         guard maxConnections > 0 else { throw ValidationError("FEEDS_MAX_CONNECTIONS must be a positive number") }
         configuration.maxConnections = maxConnections
+        let pending = reader.int(forKey: "feeds.ws.pending", default: configuration.webSocketPending.limit)
+        let pendingPerAddress = reader.int(
+            forKey: "feeds.ws.pending.per.address", default: configuration.webSocketPending.perAddress)
+        guard pending > 0, pendingPerAddress > 0 else {
+            throw ValidationError("FEEDS_WS_PENDING and FEEDS_WS_PENDING_PER_ADDRESS must be positive numbers")
+        }
+        configuration.webSocketPending = (pending, pendingPerAddress)
         if let webSocketPort = reader.int(forKey: "feeds.ws.port") {
             guard (0...65535).contains(webSocketPort) else { throw ValidationError("FEEDS_WS_PORT must be a port number") }
             configuration.webSocketPort = webSocketPort

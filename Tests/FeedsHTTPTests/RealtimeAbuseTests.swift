@@ -1,3 +1,4 @@
+import FeedsLoadTest
 import FeedsTestSupport
 import Foundation
 import NIOConcurrencyHelpers
@@ -82,7 +83,8 @@ import Testing
             // Close code 1009 (message too big), and no user was made.
             let received = socket.received
             #expect(zip(received, received.dropFirst()).contains { $0 == (0x03, 0xF1) })
-            let payload = #"{"filter_conditions":{"id":"mallory"}}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let payload =
+                #"{"filter_conditions":{"id":"mallory"}}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let users = try await server.api(.GET, "/users", as: nil, query: "&payload=\(payload)")
             #expect(users.status == 200 && users.body["users"].array.isEmpty, "\(users.text)")
         }
@@ -95,14 +97,62 @@ import Testing
             $0.headerTimeout = .seconds(600)
             $0.webSocketAuthTimeout = .seconds(600)
         }) { server in
-            // Each held socket is counted once its upgrade is answered. Connections are counted on
-            // their own event loops, so the fourth must not be opened before: on a busy machine it
-            // could be counted ahead of the third, which would then be the one closed.
-            let held = [try await RawSocket(server), try await RawSocket(server), try await RawSocket(server)]
-            for socket in held { try await socket.upgrade() }
+            // Each held socket is counted once it is answered `connection.ok`. Connections are
+            // counted on their own event loops, so the fourth must not be opened before: on a busy
+            // machine it could be counted ahead of the third, which would then be the one closed.
+            var held: [(user: String, socket: RealtimeSocket, inbox: Inbox, id: String)] = []
+            for user in ["a", "b", "c"] {
+                let (socket, inbox, id) = try await server.connected(user)
+                held.append((user, socket, inbox, id))
+            }
             let over = try await RawSocket(server)
-            try await hangGuard("the connection over the cap to be closed", seconds: 120) { try await over.channel.closeFuture.get() }
-            #expect(held.allSatisfy { $0.channel.isActive })
+            try await hangGuard("the connection over the cap to be closed", seconds: 120) {
+                try await over.channel.closeFuture.get()
+            }
+            // The held ones are still served.
+            for socket in held {
+                try await server.watch("user:\(socket.user)", as: socket.user, connectionID: socket.id)
+                try await server.addActivity(as: socket.user, text: "still here")
+                #expect(try await socket.inbox.event()["activity"]["text"].string == "still here")
+                try await socket.socket.hangUp()
+            }
+        }
+    }
+
+    /// Connections that never authenticate filled the cap and refused a real client until the
+    /// auth deadline cleared them. They have a budget of their own: a few per address (one more
+    /// is closed), a few in all (the oldest makes room), and they never keep out a client that
+    /// authenticates, nor take the place of one that did.
+    @Test func aFloodOfUnauthenticatedSocketsKeepsNoRealClientOut() async throws {
+        try await TestServer.run(configure: {
+            $0.maxConnections = 12
+            $0.webSocketPending = (limit: 6, perAddress: 3)
+            $0.headerTimeout = .seconds(600)
+            $0.webSocketAuthTimeout = .seconds(600)
+        }) { server in
+            let (alice, aliceInbox, aliceID) = try await server.connected("alice")
+            // Three from one address are held; a fourth from it is closed at once.
+            var flood: [RawSocket] = []
+            for _ in 0..<3 { flood.append(try await RawSocket(server, from: "127.0.0.2")) }
+            for socket in flood { try await socket.upgrade() }
+            let fourth = try await RawSocket(server, from: "127.0.0.2")
+            try await hangGuard("the fourth from one address closed", seconds: 120) { try await fourth.channel.closeFuture.get() }
+            // More addresses: past six pending, the oldest go.
+            for address in ["127.0.0.3", "127.0.0.4", "127.0.0.5"] {
+                for _ in 0..<3 { flood.append(try await RawSocket(server, from: address)) }
+            }
+            let oldest = flood[0]
+            try await hangGuard("the oldest pending closed", seconds: 120) { try await oldest.channel.closeFuture.get() }
+            // A real client connects and is served, and so is the one that was there before.
+            let (bob, bobInbox, bobID) = try await server.connected("bob")
+            for (user, inbox, id) in [("alice", aliceInbox, aliceID), ("bob", bobInbox, bobID)] {
+                try await server.watch("user:\(user)", as: user, connectionID: id)
+                try await server.addActivity(as: user, text: "served")
+                #expect(try await inbox.event()["activity"]["text"].string == "served")
+            }
+            for socket in flood where socket.channel.isActive { try? await socket.channel.close().get() }
+            try await alice.hangUp()
+            try await bob.hangUp()
         }
     }
 
@@ -123,16 +173,18 @@ final class RawSocket: Sendable {
     let channel: any Channel
     private let bytes: NIOLockedValueBox<[UInt8]>
 
-    /// To the WebSocket port, or with `mainPort` to the HTTP port.
-    init(_ server: TestServer, mainPort: Bool = false) async throws {
+    /// To the WebSocket port, or with `mainPort` to the HTTP port; `from` another loopback
+    /// address (`127.0.0.2`), as another client would.
+    init(_ server: TestServer, mainPort: Bool = false, from address: String? = nil) async throws {
         let url = try #require(URLComponents(string: mainPort ? server.baseURL : server.webSocketURL))
         let bytes = NIOLockedValueBox<[UInt8]>([])
         self.bytes = bytes
-        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(bytes: bytes)) }
             }
-            .connect(host: "127.0.0.1", port: try #require(url.port)).get()
+        if let address { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: address, port: 0)) }
+        channel = try await bootstrap.connect(host: "127.0.0.1", port: try #require(url.port)).get()
         apiKey = server.apiKey
     }
 

@@ -16,6 +16,8 @@ struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
     let store: Store
     /// How long a new connection may take to upgrade and send its first message.
     var authTimeout: Duration = .seconds(10)
+    /// The WebSocket port's connections that have not authenticated yet.
+    var pending = PendingSockets(limit: 1_000, perAddress: 100)
     /// How long a closed socket waits for the client's close frame before it hangs up.
     var closeGrace: TimeAmount = .seconds(2)
     var now: @Sendable () -> Date = { Date() }

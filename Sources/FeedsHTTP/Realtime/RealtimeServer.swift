@@ -19,7 +19,8 @@ struct RealtimeServer<Store: ActivityStore>: Service {
     let endpoint: RealtimeEndpoint<Store>
     let host: String
     let port: Int
-    /// Sockets (and connections not yet upgraded) this node holds at once; one over is closed.
+    /// Sockets (and connections not yet upgraded) this node holds at once; one over is closed,
+    /// unless a connection that has not authenticated yet can make room (`PendingSockets`).
     let maxConnections: Int
     let logger: Logger
     let onServerRunning: @Sendable (Int) async -> Void
@@ -47,7 +48,8 @@ struct RealtimeServer<Store: ActivityStore>: Service {
                     return open
                 }
                 channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
-                guard count <= maxConnections else { return channel.close() }
+                guard endpoint.pending.admit(channel) else { return channel.close() }
+                guard count <= maxConnections || endpoint.pending.evictOldest(besides: channel) else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     try endpoint.configureHTTP(channel, logger: logger)
                 }

@@ -84,7 +84,8 @@ final class RealtimeSocketHandler<Store: ActivityStore>: ChannelInboundHandler {
         switch frame.opcode {
         case .text: received(frame.unmaskedData, context: context)
         case .ping:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .connectionClose: closeReceived(frame, context: context)
         default: break
         }
@@ -129,6 +130,7 @@ final class RealtimeSocketHandler<Store: ActivityStore>: ChannelInboundHandler {
             let connection = RealtimeConnection(
                 id: id, userID: user.id, socket: self, eventLoop: context.eventLoop)
             state = .open(connection)
+            endpoint.pending.done(context.channel)
             endpoint.hub.join(connection)
         case .failure(let error):
             let refusal = (error as? FeedsError) ?? ErrorClassifier.classify(error)

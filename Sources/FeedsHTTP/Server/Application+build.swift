@@ -96,7 +96,9 @@ public func buildApplication(
         settingsStore: settingsStore, realtime: realtime, rateLimiter: rateLimiter
     )
     let realtimeEndpoint = RealtimeEndpoint(
-        hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout)
+        hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout,
+        pending: PendingSockets(
+            limit: configuration.webSocketPending.limit, perAddress: configuration.webSocketPending.perAddress))
     let realtimeServer = RealtimeServer(
         endpoint: realtimeEndpoint,
         host: configuration.host, port: configuration.effectiveWebSocketPort, maxConnections: configuration.maxConnections,

@@ -62,6 +62,10 @@ public struct FeedsConfiguration: Sendable {
     public var webSocketPingInterval: Duration = .seconds(30)
     /// How long a new connection to the WebSocket may take to upgrade and send its auth message.
     public var webSocketAuthTimeout: Duration = .seconds(10)
+    /// WebSocket connections that have not authenticated yet, in all and from one address
+    /// (`FEEDS_WS_PENDING`, `FEEDS_WS_PENDING_PER_ADDRESS`): past the first, the oldest is
+    /// closed to make room; past the second, the new one.
+    public var webSocketPending = (limit: 1_000, perAddress: 100)
 
     /// The WebSocket port in effect.
     public var effectiveWebSocketPort: Int { webSocketPort ?? (port == 3030 ? 8800 : port == 0 ? 0 : port + 1) }
