@@ -16,7 +16,7 @@ struct AddActivityRoute<Store: ActivityStore> {
 
     static var path: String { "/api/v2/feeds/activities" }
 
-    /// The route whose generated handler `RecordingTransport` keeps off the router.
+    /// The route whose generated handler `GeneratedTransport` keeps off the router.
     static var routes: [(method: HTTPRequest.Method, path: String)] { [(.post, path)] }
 
     /// `generated` holds the generated handler, for multipart bodies.

@@ -19,7 +19,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
     static var queryActivities: String { "/api/v2/feeds/activities/query" }
     static var queryFeeds: String { "/api/v2/feeds/feeds/query" }
 
-    /// The routes whose generated handlers `RecordingTransport` keeps off the router.
+    /// The routes whose generated handlers `GeneratedTransport` keeps off the router.
     static var routes: [(method: HTTPRequest.Method, path: String)] {
         [(.post, getOrCreateFeed), (.post, queryActivities), (.post, queryFeeds)]
     }

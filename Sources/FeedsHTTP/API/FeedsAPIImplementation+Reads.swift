@@ -2,7 +2,7 @@ import FeedsAPI
 import FeedsCore
 
 extension FeedsAPIImplementation {
-    /// Answered by `FeedPageRoutes`, registered in this handler's place (`RecordingTransport`
+    /// Answered by `FeedPageRoutes`, registered in this handler's place (`GeneratedTransport`
     /// leaves the route to it), so that `JSONWriter` writes the page.
     func queryActivities(_ input: Operations.QueryActivities.Input) async throws -> Operations.QueryActivities.Output {
         throw FeedsError(.internal, "QueryActivities is answered by FeedPageRoutes")

@@ -7,8 +7,6 @@ import OpenAPIRuntime
 /// Turns every error, the framework's own included, into Stream's `APIError` body.
 /// A 500 tells the client only its request id; the cause goes to the log.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    let routes: KnownRoutes
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         do {
@@ -18,7 +16,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             var feedsError = ErrorClassifier.classify(error)
             var allow: String?
             if feedsError.kind == .notFound, context.endpointPath == "NotFound" {
-                (feedsError, allow) = routes.unmatched(method: request.method, path: request.uri.path)
+                (feedsError, allow) = APIOperation.unmatched(method: request.method, path: request.uri.path)
             }
             if feedsError.kind == .internal {
                 (scope?.logger ?? context.logger).error(

@@ -17,9 +17,9 @@ enum LoggedError {
 
 /// Secrets that must never reach a log line: tokens (JWTs), URL signatures and presigned S3
 /// credentials, and `Authorization` values. What is left says where they were.
-public enum Redaction {
+enum Redaction {
     /// `text` with every secret-shaped part replaced by `[redacted]`.
-    public static func scrub(_ text: String) -> String {
+    static func scrub(_ text: String) -> String {
         // Most lines hold none of the markers: one pass over them, no copy.
         guard markers.contains(where: { text.localizedCaseInsensitiveContains($0) }) else { return text }
         var text = text

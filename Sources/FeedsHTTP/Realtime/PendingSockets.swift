@@ -61,7 +61,4 @@ final class PendingSockets: Sendable {
         evicted?.close(promise: nil)
         return evicted != nil
     }
-
-    /// Connections pending now.
-    var count: Int { state.withLockedValue { $0.entries.count } }
 }

@@ -52,10 +52,14 @@ public final class RealtimeHub: Sendable {
     public static let watchLimit = 1_000
 
     /// Starts (or stops) sending `fid`'s events to the connection, if it is this node's and its
-    /// user's.
+    /// user's. A stop naming `everyConnection` stops all of the user's (`revoke`).
     @discardableResult
     public func watch(connectionID: String, fid: String, userID: String, on: Bool) -> WatchOutcome {
-        state.withLockedValue { state in
+        if connectionID == Self.everyConnection, !on {
+            revoke(fid: fid, userID: userID)
+            return .done
+        }
+        return state.withLockedValue { state in
             guard var client = state.clients[connectionID] else { return .elsewhere }
             guard client.connection.userID == userID else { return .notYours }
             if on {
@@ -82,7 +86,8 @@ public final class RealtimeHub: Sendable {
         }
     }
 
-    /// The connection id that a forwarded stop names to revoke a user's watches on every node.
+    /// The connection id a stop names to end all of a user's watches of a feed (sent to every node
+    /// by `Realtime.revoke`).
     public static let everyConnection = "*"
 
     /// The feeds watched on this node.

@@ -48,7 +48,6 @@ public func buildApplication(
     let authenticator = try await Authenticator(apiKey: configuration.apiKey, apiSecret: configuration.apiSecret)
     let proxies = try TrustedProxies(configuration.trustedProxies)
     let rateLimiter = RateLimiter(limits: configuration.rateLimits, now: configuration.rateLimitClock)
-    let routes = KnownRoutes()
     let settings = AppSettingsCache()
     let settingsStore = PostgresAppSettingsStore(client: client)
     let hot = HotObjects(budget: configuration.hotObjectBytes)
@@ -65,7 +64,7 @@ public func buildApplication(
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: CDNSafetyHeadersMiddleware())
-    router.add(middleware: APIErrorMiddleware(routes: routes))
+    router.add(middleware: APIErrorMiddleware())
     router.add(middleware: AcceptMiddleware())
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: RateLimitMiddleware(limiter: rateLimiter))
@@ -80,13 +79,7 @@ public func buildApplication(
     bus.onReceive(
         deliver: { hub.deliver($0, followers: $1) },
         watched: { hub.watchedFeeds },
-        watch: { connectionID, fid, userID, on in
-            if connectionID == RealtimeHub.everyConnection, !on {
-                hub.revoke(fid: fid, userID: userID)
-            } else {
-                hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on)
-            }
-        },
+        watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
         gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
     let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in
         try await bus.forwardWatch(connectionID: connectionID, fid: fid, userID: userID, on: on)
@@ -106,8 +99,8 @@ public func buildApplication(
     // The replies sent most are written by JSONWriter on routes of their own (`HandWrittenRoute`).
     let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
     let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: configuration.requestTimeout)
-    let transport = RecordingTransport(
-        router: router, routes: routes, handWritten: type(of: pages).routes + type(of: creates).routes)
+    let transport = GeneratedTransport(
+        router: router, handWritten: type(of: pages).routes + type(of: creates).routes)
     try DeadlineAPI(base: api, limit: configuration.requestTimeout).registerHandlers(
         on: transport,
         serverURL: Servers.Server1.url(),

@@ -3,6 +3,8 @@ import HTTPTypes
 
 /// Every operation of `openapi.yaml`: its method, path and name, and the rate-limit class it
 /// counts against (reads and queries, writes, uploads). `APIOperationTests` holds it to the spec.
+/// A request finds its operation here (the rate limits), and one no route took finds here why
+/// (404, or 405 with the methods its path takes).
 struct APIOperation: Sendable {
     let method: HTTPRequest.Method
     let path: String
@@ -72,21 +74,34 @@ struct APIOperation: Sendable {
     /// The operation a request is for: its method and the template its path matches, literal
     /// segments preferred to parameters (as the router prefers them).
     static func matching(_ method: HTTPRequest.Method, path: Substring) -> APIOperation? {
+        matching(path: path).first { $0.method == method }
+    }
+
+    /// The error for a request no route matched, and the `Allow` header when its path exists.
+    static func unmatched(method: HTTPRequest.Method, path: String) -> (FeedsError, allow: String?) {
+        let methods = Set(matching(path: path[...]).map(\.method.rawValue))
+        guard !methods.isEmpty else { return (.notFound("no route for \(method.rawValue) \(path)"), nil) }
+        let allow = methods.sorted().joined(separator: ", ")
+        return (FeedsError(.methodNotAllowed, "\(method.rawValue) is not allowed on \(path); use \(allow)"), allow)
+    }
+
+    /// The operations whose template `path` matches with the most literal segments, any method.
+    private static func matching(path: Substring) -> [APIOperation] {
         let segments = path.split(separator: "/")
-        var best: (operation: APIOperation, literals: Int)?
-        for operation in all where operation.method == method && operation.segments.count == segments.count {
+        var best: (operations: [APIOperation], literals: Int) = ([], -1)
+        for operation in all where operation.segments.count == segments.count {
             var literals = 0
             var matches = true
-            for (template, segment) in zip(operation.segments, segments) {
-                if template.first == "{" { continue }
+            for (template, segment) in zip(operation.segments, segments) where template.first != "{" {
                 guard template == segment else {
                     matches = false
                     break
                 }
                 literals += 1
             }
-            if matches, literals > best?.literals ?? -1 { best = (operation, literals) }
+            guard matches, literals >= best.literals else { continue }
+            best = literals > best.literals ? ([operation], literals) : (best.operations + [operation], literals)
         }
-        return best?.operation
+        return best.operations
     }
 }

@@ -3,12 +3,11 @@ import Hummingbird
 import OpenAPIHummingbird
 import OpenAPIRuntime
 
-/// Registers the generated handlers on the router and remembers their routes. The generated
-/// handlers of operations with a hand-written route (`FeedPageRoutes`, `AddActivityRoute`) go on
-/// `generated` instead, for the hand-written route to hand on what it does not answer itself.
-struct RecordingTransport<Context: RequestContext>: ServerTransport {
+/// Registers the generated handlers on the router. The generated handlers of operations with a
+/// hand-written route (`FeedPageRoutes`, `AddActivityRoute`) go on `generated` instead, for the
+/// hand-written route to hand on what it does not answer itself.
+struct GeneratedTransport<Context: RequestContext>: ServerTransport {
     let router: Router<Context>
-    let routes: KnownRoutes
     var handWritten: [(method: HTTPRequest.Method, path: String)] = []
     var generated = Router(context: Context.self)
 
@@ -17,7 +16,6 @@ struct RecordingTransport<Context: RequestContext>: ServerTransport {
         method: HTTPRequest.Method,
         path: String
     ) throws {
-        routes.record(method: method, path: path)
         let isHandWritten = handWritten.contains { $0.method == method && $0.path == path }
         (isHandWritten ? generated : router).register(handler, method: method, path: path)
     }
