@@ -48,4 +48,20 @@ import Testing
             #expect(try await server.number("SELECT count(*)::int FROM gc_runs WHERE trigger = 'cli'") == 1)
         }
     }
+
+    /// Objects left in `deleting` (a delete that failed, an upload cut short) say when gc takes them again.
+    @Test func objectsLeftDeletingSayWhenGCTakesThemAgain() async throws {
+        try await TestServer.run { server in
+            let key = try server.objectKey(of: try await server.uploadFile(as: "alice", name: "cut.txt"))
+            let client = try await AdminClient(server).signedIn()
+            #expect(!(try await client.get("/admin/storage")).text.contains(#"id="deleting""#), "nothing is deleting yet")
+
+            try await server.database.query(
+                "UPDATE cdn_objects SET state = 'deleting' WHERE key = \(key)", logger: TestDatabase.logger)
+            let page = try await client.get("/admin/storage")
+            let note = try #require(page.text.components(separatedBy: #"id="deleting">"#).dropFirst().first)
+            #expect(note.hasPrefix("1 waiting in deleting"), "\(note.prefix(200))")
+            #expect(note.contains("once it has waited 5 min"), "\(note.prefix(200))")
+        }
+    }
 }

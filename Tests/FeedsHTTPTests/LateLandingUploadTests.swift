@@ -14,6 +14,9 @@ final class LateLandingCDN: CDNClient {
     let store: any CDNClient
     /// The bytes of each upload whose reply was "lost", by key, until they land.
     private let inFlight = Mutex<[ObjectKey: (file: LocalFile, bytes: Data)]>([:])
+    private let landings = Mutex(0)
+    /// How many times bytes landed after a delete.
+    var landed: Int { landings.withLock { $0 } }
 
     init(wrapping store: any CDNClient) { self.store = store }
 
@@ -36,6 +39,7 @@ final class LateLandingCDN: CDNClient {
         var landed = file
         landed.url = copy
         _ = try await store.upload(landed, key: key, progress: { _ in })
+        landings.withLock { $0 += 1 }
     }
 
     func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
@@ -46,10 +50,21 @@ final class LateLandingCDN: CDNClient {
 
 @Suite struct LateLandingUploadTests {
     @Test(arguments: Backend.allCases) func aPutThatLandsAfterItsDeleteIsSweptNotOrphaned(backend: Backend) async throws {
-        try await TestServer.run(backend: backend, cdn: { LateLandingCDN(wrapping: $0) }) { server in
+        let late = Mutex<LateLandingCDN?>(nil)
+        try await TestServer.run(
+            backend: backend,
+            cdn: { inner in
+                let cdn = LateLandingCDN(wrapping: inner)
+                late.withLock { $0 = cdn }
+                return cdn
+            }
+        ) { server in
+            let cdn = try #require(late.withLock { $0 })
             var form = MultipartForm()
             form.add("file", fileName: "late.txt", Data("late\n".utf8))
             expectAPIError(try await server.upload("/uploads/file", as: "alice", form: form), status: 502, code: -1)
+            // The uploader's delete comes before the reply, the pipeline's after it.
+            try await eventually("both deletes and their late landings") { cdn.landed == 2 }
 
             // The bytes landed after the delete; the row that names them is still there.
             #expect(try await server.storedObjects().count == 1)

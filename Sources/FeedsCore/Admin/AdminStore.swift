@@ -19,14 +19,16 @@ public protocol AdminStore: Sendable {
     func gcRuns(limit: Int, logger: Logger) async throws -> [GCRun]
 }
 
-/// A count of objects and their bytes.
+/// A count of objects and their bytes, and since when the oldest of them has been in its state.
 public struct ObjectTotals: Sendable, Equatable {
     public var objects: Int64
     public var bytes: Int64
+    public var oldest: Date?
 
-    public init(objects: Int64 = 0, bytes: Int64 = 0) {
+    public init(objects: Int64 = 0, bytes: Int64 = 0, oldest: Date? = nil) {
         self.objects = objects
         self.bytes = bytes
+        self.oldest = oldest
     }
 }
 

@@ -8,12 +8,14 @@ extension AdminConsole {
         async let sweepable = sweeper.preview(logger: admin.logger)
         async let runs = store.gcRuns(limit: 20, logger: admin.logger)
         let notice = admin.query["gc"] != nil ? Self.notice("gc ran; its counts are at the top of the list below.") : ""
+        let objects = try await totals
         return page(
             title: "Storage", session: admin.session,
             body: """
                 \(notice)
                 <div class="grid">
-                <section><h2>Objects by state</h2>\(Self.totalsTable(try await totals, states: ObjectRecord.State.allCases))</section>
+                <section><h2>Objects by state</h2>\(Self.totalsTable(objects, states: ObjectRecord.State.allCases))
+                \(deletingNote(objects[.deleting]))</section>
                 <section><h2>What the next gc would delete</h2>\(Self.totalsTable(try await sweepable, states: sweeper.ages.map(\.state)))
                 <p class="hint">\(Self.sweepRule(sweeper.ages))</p>
                 <form method="post" action="/admin/storage/gc">\(Self.csrfField(admin.session))<button type="submit">Run gc now</button></form>
@@ -27,6 +29,17 @@ extension AdminConsole {
     func runGC(_ admin: AdminRequest) async throws -> Response {
         _ = try await recordedSweep(sweeper, trigger: .console, runs: store, logger: admin.logger)
         return Self.redirect("/admin/storage?gc=1")
+    }
+
+    /// When the objects left in `deleting` (deletes that failed, or uploads cut short whose bytes
+    /// may still land) are deleted again: each once it has waited the sweeper's retry delay.
+    private func deletingNote(_ deleting: ObjectTotals?) -> HTML {
+        guard let deleting, deleting.objects > 0, let oldest = deleting.oldest else { return "" }
+        let due = oldest.addingTimeInterval(Double(sweeper.retryAfter.components.seconds))
+        return """
+            <p class="hint" id="deleting">\(deleting.objects) waiting in deleting: deletes that failed or uploads cut short.
+            gc deletes each again once it has waited \(Self.hours(sweeper.retryAfter)): the oldest from \(Self.time(due)).</p>
+            """
     }
 
     /// What the sweep takes, in words: each state and how long it must have stayed in it.

@@ -180,7 +180,7 @@ func makeUploadPipeline(
         uploader: AttachmentUploader(cdn: cdn, concurrency: configuration.uploadConcurrency),
         cdn: cdn, signer: signer, temp: try ProcessTempDirectory(root: configuration.tempDirectory), settings: settings,
         variants: try ImageVariants(directory: configuration.variantDirectory, budget: configuration.variantCacheBytes),
-        purge: purge
+        storeTimeout: configuration.s3?.timeout ?? configuration.requestTimeout, purge: purge
     )
 }
 

@@ -43,7 +43,7 @@ public struct PostgresAdminStore: AdminStore {
 
     public func storageTotals(logger: Logger) async throws -> [ObjectRecord.State: ObjectTotals] {
         let rows = try await client.query(
-            "SELECT state, count(*), coalesce(sum(size), 0)::bigint FROM cdn_objects GROUP BY state", logger: logger)
+            "SELECT state, count(*), coalesce(sum(size), 0)::bigint, min(updated_at) FROM cdn_objects GROUP BY state", logger: logger)
         return try await PostgresObjectStore.totals(rows)
     }
 

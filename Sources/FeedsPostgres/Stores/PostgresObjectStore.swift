@@ -133,7 +133,7 @@ public struct PostgresObjectStore: ObjectStore {
         let rows = try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT state, count(*), coalesce(sum(size), 0)::bigint FROM cdn_objects
+                    SELECT state, count(*), coalesce(sum(size), 0)::bigint, min(updated_at) FROM cdn_objects
                     WHERE \(Self.sweepablePredicate) GROUP BY state
                     """,
                 binds: Self.sweepableBinds(pendingTTL, unattachedTTL, releasedTTL, retryAfter)),
@@ -145,8 +145,10 @@ public struct PostgresObjectStore: ObjectStore {
     /// Rows of (state, objects, bytes) as totals by state.
     static func totals(_ rows: PostgresRowSequence) async throws -> [ObjectRecord.State: ObjectTotals] {
         var totals: [ObjectRecord.State: ObjectTotals] = [:]
-        for try await (state, objects, bytes) in rows.decode((String, Int64, Int64).self) {
-            if let state = ObjectRecord.State(rawValue: state) { totals[state] = ObjectTotals(objects: objects, bytes: bytes) }
+        for try await (state, objects, bytes, oldest) in rows.decode((String, Int64, Int64, Date).self) {
+            if let state = ObjectRecord.State(rawValue: state) {
+                totals[state] = ObjectTotals(objects: objects, bytes: bytes, oldest: oldest)
+            }
         }
         return totals
     }

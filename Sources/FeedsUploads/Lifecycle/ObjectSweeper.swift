@@ -16,7 +16,7 @@ package struct ObjectSweeper: Sendable {
     let pendingTTL: Duration
     let unattachedTTL: Duration?
     let releasedTTL: Duration
-    let retryAfter: Duration
+    package let retryAfter: Duration
     /// How old an object no record names must be before `reconcile` deletes it.
     let orphanGrace: Duration
     let idempotency: (any IdempotencyStore)?

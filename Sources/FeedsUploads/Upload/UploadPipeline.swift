@@ -25,10 +25,14 @@ package struct UploadPipeline: Sendable {
     package let linker: AttachmentLinker
     /// Told of every object deleted, to drop what was made from it on this node.
     package let purge: @Sendable (ObjectKey) async -> Void
+    /// How long one call to the store may take (the S3 timeout); a request's store work,
+    /// waits for a slot and retries included, gets this plus a second (and a second a megabyte).
+    package let storeTimeout: Duration
 
     package init(
         objects: any ObjectStore, uploader: AttachmentUploader, cdn: any CDNClient, signer: URLSigner, temp: ProcessTempDirectory,
-        settings: AppSettingsCache, variants: ImageVariants, purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
+        settings: AppSettingsCache, variants: ImageVariants, storeTimeout: Duration = .seconds(10),
+        purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
     ) {
         self.objects = objects
         self.uploader = uploader
@@ -37,6 +41,7 @@ package struct UploadPipeline: Sendable {
         self.temp = temp
         self.settings = settings
         self.variants = variants
+        self.storeTimeout = storeTimeout
         self.urls = AttachmentURLs(cdn: cdn, settings: settings)
         self.linker = AttachmentLinker(objects: objects, signer: signer)
         self.purge = { key in
@@ -95,29 +100,49 @@ package struct UploadPipeline: Sendable {
         }
         let uploaded: [UploadedAttachment]
         do {
-            uploaded = try await uploader.upload(items, logger: logger)
+            let bytes = jobs.reduce(Int64(0)) { $0 + $1.checked.file.size }
+            uploaded = try await withStoreBudget(bytes: bytes) { [uploader] in try await uploader.upload(items, logger: logger) }
         } catch {
             // A failed upload may still land: a PUT whose reply was lost, or one the store
             // finishes after we gave up on it, can arrive after our delete. So the records stay
-            // (claimed, deleting) after the delete tried now, and the sweeper deletes them again
-            // once the retry delay has passed, when nothing can still be on its way.
+            // (claimed, deleting), a first delete is tried after the reply, and the sweeper
+            // deletes them again once the retry delay has passed, when nothing can still be on its way.
             await discard(records.map(\.key), confirmed: false, logger: logger)
             throw Self.refusal(error)
         }
         return zip(records, uploaded).map { ($0, StoredAttachment(payload: $1.payload, objectKey: $0.key)) }
     }
 
-    /// Removes stored objects whose activity was not written: a record goes once the store
-    /// confirmed its delete; one whose delete failed stays claimed (deleting) for the sweeper.
-    /// `confirmed: false` says the upload itself may not have ended: the bytes may land after the
-    /// delete, so every record stays for the sweeper's second delete.
+    /// Runs store work within the store's timeout plus a second (and a second a megabyte of
+    /// `bytes`), so a store that stops answering costs a request 504, not a wait without end;
+    /// the work is cancelled then but not waited for.
+    private func withStoreBudget<T: Sendable>(
+        bytes: Int64 = 0, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let budget = storeTimeout + .seconds(1 + bytes / 1_000_000)
+        return try await withDeadline(budget, orThrow: {
+            FeedsError(.gatewayTimeout, "the file store did not answer in \(budget.components.seconds) s; try again")
+        }, work)
+    }
+
+    /// Removes stored objects whose activity was not written. They are claimed (deleting) at
+    /// once, so nothing links them; the deletes run after the caller has answered, since a store
+    /// that hangs must not hold the reply. A record goes once the store confirmed its delete; one
+    /// whose delete failed stays claimed for the sweeper. `confirmed: false` says the upload itself
+    /// may not have ended: the bytes may land after the delete, so every record stays for the
+    /// sweeper's second delete.
     package func discard(_ keys: [ObjectKey], confirmed: Bool = true, logger: Logger) async {
         _ = try? await objects.claimForDeletion(keys, logger: logger)
+        Task { [self] in await deleteFromStore(keys, forget: confirmed, logger: logger) }
+    }
+
+    /// Deletes claimed objects from the store; `forget` drops the records of those it confirmed.
+    private func deleteFromStore(_ keys: [ObjectKey], forget: Bool, logger: Logger) async {
         for key in keys {
             do {
                 try await cdn.delete(key: key)
                 await purge(key)
-                if confirmed { try await objects.forget([key], logger: logger) }
+                if forget { try await objects.forget([key], logger: logger) }
             } catch {
                 logger.error(
                     "could not remove an orphaned upload; gc will delete it later",
@@ -131,7 +156,7 @@ package struct UploadPipeline: Sendable {
     package func delete(_ key: ObjectKey, logger: Logger) async throws {
         guard !(try await objects.claimForDeletion([key], logger: logger)).isEmpty else { return }
         do {
-            try await cdn.delete(key: key)
+            try await withStoreBudget { [cdn] in try await cdn.delete(key: key) }
         } catch {
             throw Self.refusal(error)
         }
