@@ -56,6 +56,9 @@ enum ErrorClassifier {
     /// The database dropped or refused the connection: 503 with a Retry-After, as past a deadline.
     static let databaseUnavailable = FeedsError(.unavailable, "the database is not answering; try again")
 
+    /// The probe finds the database refusing connections (`DatabaseProbe`): 503 at once.
+    static let databaseDown = FeedsError(.unavailable, "the database is down; try again")
+
     /// A JSON body that does not fit the schema: name the field at fault.
     static func input(from error: DecodingError) -> FeedsError {
         let (path, problem): ([any CodingKey], String) =

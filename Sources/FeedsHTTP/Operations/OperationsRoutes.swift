@@ -10,6 +10,7 @@ struct OperationsRoutes {
     let migrator: Migrator
     let migrations: [Migration]
     let cdn: any CDNClient
+    let probe: DatabaseProbe
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
@@ -33,6 +34,7 @@ struct OperationsRoutes {
     }
 
     private func ready(logger: Logger) async throws -> Response {
+        if probe.isDown { throw ErrorClassifier.databaseDown }
         let pending: [String]
         do {
             pending = try await migrator.pending(migrations, logger: logger)

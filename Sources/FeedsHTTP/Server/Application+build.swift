@@ -41,6 +41,7 @@ public func buildApplication(
     database.options.additionalStartupParameters.append(
         ("statement_timeout", String(configuration.databaseStatementTimeout.components.seconds * 1000)))
     let client = PostgresClient(configuration: database.named("feeds"), backgroundLogger: logger)
+    let probe = DatabaseProbe(database, logger: logger)
     let preparedClient = PostgresClient(configuration: database.generic.named("feeds-prepared"), backgroundLogger: logger)
     let store = PostgresActivityStore(client: client, prepared: preparedClient)
     let migrations = try Migration.bundled()
@@ -66,12 +67,13 @@ public func buildApplication(
     router.add(middleware: CDNSafetyHeadersMiddleware())
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: AcceptMiddleware())
+    router.add(middleware: DatabaseDownMiddleware(probe: probe))
     router.add(middleware: AuthMiddleware(authenticator: authenticator))
     router.add(middleware: RateLimitMiddleware(limiter: rateLimiter))
     router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
     // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
     router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
-    OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn).register(on: router)
+    OperationsRoutes(migrator: migrator, migrations: migrations, cdn: uploads.cdn, probe: probe).register(on: router)
     registerCDNRoutes(backend, uploads: uploads, hot: hot, on: router)
     // Real time: this node's sockets, and the events of every node's writes through PostgreSQL.
     let hub = RealtimeHub()
@@ -135,7 +137,7 @@ public func buildApplication(
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [
-            client, preparedClient, realtimeServer,
+            client, preparedClient, probe, realtimeServer,
             HealthCheckService(
                 hub: hub, interval: configuration.healthCheckInterval, pingInterval: configuration.webSocketPingInterval),
         ] + [
