@@ -5,10 +5,11 @@ import PostgresNIO
 
 extension PostgresActivityStore {
     /// One statement writes the comment or nothing (`InsertComment`), and returns what the comment
-    /// needs beyond what was sent: one round trip, no transaction.
+    /// needs beyond what was sent: one round trip, no transaction. A deadlock (with a delete of its
+    /// thread) wrote nothing, so it runs again (`ConflictRetry`).
     public func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment {
         do {
-            return try await client.withConnection { connection in
+            return try await ConflictRetry.run(logger: logger) { try await client.withConnection { connection in
                 var activityID = draft.activityID
                 var depth = 0
                 if let parentID = draft.parentID {
@@ -42,7 +43,7 @@ extension PostgresActivityStore {
                     throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
                 }
                 return comment
-            }
+            } }
         } catch let error as PSQLError where error.isUniqueViolation(of: "comments_pkey") {
             throw FeedsError.conflict("a comment with id \(draft.id) exists already", field: "id")
         } catch let error as PSQLError where error.isForeignKeyViolation(of: "comments_parent_id_fkey") {
@@ -85,7 +86,7 @@ extension PostgresActivityStore {
             let rows = try await connection.query(
                 """
                 SELECT \(unescaped: CommentRow.columns(own: nil)) \(unescaped: CommentRow.from)
-                WHERE c.id = \(id) AND c.deleted_at IS NULL FOR UPDATE OF c
+                WHERE c.id = \(id) AND c.deleted_at IS NULL FOR NO KEY UPDATE OF c
                 """, logger: logger)
             guard let current = try await CommentRow.comments(rows).first?.comment else {
                 throw FeedsError.notFound("comment \(id) does not exist")
@@ -125,7 +126,7 @@ extension PostgresActivityStore {
                 """
                 SELECT a.user_id, \(unescaped: CommentRow.columns(own: nil)) \(unescaped: CommentRow.from)
                 JOIN activities a ON a.id = c.activity_id
-                WHERE c.id = \(id) AND (c.deleted_at IS NULL OR \(hard)) FOR UPDATE OF c
+                WHERE c.id = \(id) AND (c.deleted_at IS NULL OR \(hard)) FOR \(unescaped: hard ? "UPDATE" : "NO KEY UPDATE") OF c
                 """, logger: logger)
             var found: (comment: Comment, activityOwner: String)?
             for try await row in rows {

@@ -84,6 +84,9 @@ public struct Fanout: Sendable {
                     } else {
                         try await connection.query("DELETE FROM fanout_jobs WHERE id = \(job.id)", logger: logger)
                     }
+                } catch let error as PSQLError where error.isConflict {
+                    // A deadlock rolled the step back: `transaction` runs it again at once (`ConflictRetry`).
+                    throw error
                 } catch {
                     throw StepFailed(id: job.id, error: error)
                 }

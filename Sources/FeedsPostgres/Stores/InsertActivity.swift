@@ -31,7 +31,7 @@ struct InsertActivity: PostgresPreparedStatement {
             RETURNING id, created_at, updated_at
         ), feed_rows AS (
             INSERT INTO activity_feeds (feed, created_at, activity_id)
-            SELECT f, a.created_at, a.id FROM a, unnest($5::text[]) AS f
+            SELECT f, a.created_at, a.id FROM a, unnest($5::text[]) AS f ORDER BY f  -- feed rows' counts in one order
         ), new_feeds AS (
             INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
             SELECT f, g, i, $3, v FROM a, unnest($5::text[], $10::text[], $11::text[], $16::text[]) AS x(f, g, i, v)

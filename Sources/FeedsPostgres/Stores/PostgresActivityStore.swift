@@ -92,7 +92,7 @@ public struct PostgresActivityStore: ActivityStore {
             let rows = try await connection.query(
                 """
                 SELECT \(unescaped: ActivityRow.columns) FROM activities a JOIN users u ON u.id = a.user_id
-                WHERE a.id = \(id) AND a.deleted_at IS NULL FOR UPDATE OF a
+                WHERE a.id = \(id) AND a.deleted_at IS NULL FOR NO KEY UPDATE OF a
                 """,
                 logger: logger
             )
@@ -119,6 +119,7 @@ public struct PostgresActivityStore: ActivityStore {
                     """
                     INSERT INTO activity_feeds (feed, created_at, activity_id)
                     SELECT f, a.created_at, a.id FROM activities a, unnest(\(feeds)::text[]) AS f WHERE a.id = \(id)
+                    ORDER BY f
                     """,
                     logger: logger
                 )
@@ -142,11 +143,13 @@ public struct PostgresActivityStore: ActivityStore {
         ids: [String], hard: Bool, logger: Logger, mayDelete: @Sendable (String) -> Bool
     ) async throws -> [String] {
         try await client.transaction(logger: logger) { connection in
-            // A hard delete also clears what a soft delete left behind.
+            // A hard delete also clears what a soft delete left behind. Only it needs FOR UPDATE:
+            // a soft delete keeps the row, so comments and reactions (KEY SHARE) need not wait.
             let rows = try await connection.query(
                 """
                 SELECT id, user_id FROM activities
-                WHERE id = ANY(\(ids)) AND (deleted_at IS NULL OR \(hard)) ORDER BY id FOR UPDATE
+                WHERE id = ANY(\(ids)) AND (deleted_at IS NULL OR \(hard)) ORDER BY id
+                FOR \(unescaped: hard ? "UPDATE" : "NO KEY UPDATE")
                 """,
                 logger: logger
             )
