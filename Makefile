@@ -33,9 +33,11 @@ bench: deps
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh bench/upload-rss.sh .build/release/feeds s3
 	scripts/with-test-postgres.sh bench/run.sh .build/release/feeds
 
-## Release build, then the mixed load for 10 minutes at c=64 with the server's RSS sampled every 10 s
-## (bench/soak.sh): fails on any error, any lost write, or RSS at the end over 1.10x RSS at minute 2.
+## Release build, then the mixed load for 10 minutes at c=64, and beside it wrk's contention mix on one
+## activity, with the server's RSS sampled every 10 s (bench/soak.sh): fails on any error, any lost
+## write, any error of the contention mix, or RSS at the end over 1.10x RSS at minute 2.
 soak: deps
+	scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product feeds
 	scripts/with-test-postgres.sh bench/soak.sh .build/release/feeds
 

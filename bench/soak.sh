@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# make soak: the mixed load for SOAK_SECONDS at SOAK_CONCURRENCY, with the server's RSS sampled
-# every 10 s, then a verdict: 0 errors, 0 lost, and RSS at the end within 10% of RSS at minute 2.
+# make soak: the mixed load for SOAK_SECONDS at SOAK_CONCURRENCY, and beside it the contention mix
+# (wrk at SOAK_CONTENTION: comments, replies and reactions on one activity and one comment), with
+# the server's RSS sampled every 10 s, then a verdict: 0 errors, 0 lost, no error in the contention
+# mix, and RSS at the end within 10% of RSS at minute 2; the deadlocks PostgreSQL logged are counted.
 # Starts the server on a free port with a fresh data directory (PostgreSQL comes from
 # scripts/with-test-postgres.sh) and stops it however the run ends. Keeps the samples (rss.csv),
 # the loadtest's report and output (report.json, loadtest.log, progress.log) and server.log in
 # .build/soak/<time>/.
-# Usage: bench/soak.sh [path/to/feeds]   Env: SOAK_SECONDS (default 600), SOAK_CONCURRENCY (64).
+# Usage: bench/soak.sh [path/to/feeds]   Env: SOAK_SECONDS (default 600), SOAK_CONCURRENCY (64),
+# SOAK_CONTENTION (16).
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
@@ -14,6 +17,7 @@ bin=$(realpath "${1:-.build/release/feeds}")
 here=$(cd "$(dirname "$0")" && pwd)
 seconds=${SOAK_SECONDS:-600}
 concurrency=${SOAK_CONCURRENCY:-64}
+contention=${SOAK_CONTENTION:-16}
 interval=10
 # The RSS the end is held to: at minute 2, or at a fifth of a run shorter than 10 minutes, so
 # that a short run still compares against a warmed-up server.
@@ -24,9 +28,10 @@ run=$(realpath "$run")
 data=$(mktemp -d /tmp/feeds-soak.XXXXXX)
 key=soak-key
 secret=soak-secret-0123456789abcdef0123456789abcdef
-server="" loadtest=""
+server="" loadtest="" wrk=""
 
 cleanup() {
+  [ -n "$wrk" ] && { kill "$wrk" 2>/dev/null || true; wait "$wrk" 2>/dev/null || true; }
   [ -n "$loadtest" ] && { kill "$loadtest" 2>/dev/null || true; wait "$loadtest" 2>/dev/null || true; }
   [ -n "$server" ] && { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
   rm -rf "$data"
@@ -66,6 +71,23 @@ sample() { # phase; appends a row to rss.csv and prints it
     'BEGIN { printf "%5d s  RSS %7.1f MB  peak %7.1f MB  %s\n", t, rss / 1024, hwm / 1024, phase }'
 }
 
+# The contention mix: one activity and one comment of user loadtest-0, written on by users 0…99.
+for i in $(seq 0 99); do "$bin" token --user "loadtest-$i" --api-key "$key" --api-secret "$secret"; done >"$run/tokens"
+api() { # method, path, json: the reply's body, as loadtest-0
+  curl -sf -X "$1" "$url/api/v2$2?api_key=$key" -H "Authorization: $(head -n 1 "$run/tokens")" -H 'Stream-Auth-Type: jwt' \
+    -H 'Content-Type: application/json' -d "$3"
+}
+hot=$(api POST /feeds/activities '{"type":"post","feeds":["user:loadtest-0"],"text":"the hot post"}' \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["activity"]["id"])')
+thread=$(api POST /feeds/comments "{\"object_id\":\"$hot\",\"object_type\":\"activity\",\"comment\":\"the hot thread\"}" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["comment"]["id"])')
+pglog=${FEEDS_TEST_POSTGRES_LOG:-}
+deadlocks() { if [ -r "$pglog" ]; then grep -c 'deadlock detected' "$pglog" || true; else echo 0; fi; }
+deadlocks_before=$(deadlocks)
+ACTIVITY=$hot COMMENT=$thread TOKENS=$run/tokens API_KEY=$key REPORT=$run/contention.json WRK_SCRIPTS=$here/wrk \
+  wrk -t 1 -c "$contention" -d "${seconds}s" --timeout 10s -s "$here/wrk/contention.lua" "$url" >"$run/contention.log" 2>&1 &
+wrk=$!
+
 "$bin" loadtest --url "$url" --api-key "$key" --api-secret "$secret" --scenario mixed \
   --concurrency "$concurrency" --duration "$seconds" --json "$run/report.json" \
   >"$run/loadtest.log" 2>"$run/progress.log" &
@@ -90,15 +112,19 @@ done
 status=0
 wait "$loadtest" || status=$?
 loadtest=""
+wait "$wrk" || true
+wrk=""
 sample "loadtest done"
 echo
 cat "$run/loadtest.log"
+echo "$(( $(deadlocks) - deadlocks_before ))" >"$run/deadlocks"
 
 # The verdict: each criterion PASS or FAIL, exit 1 on any FAIL.
-python3 - "$run" "$baseline_at" "$status" "$seconds" "$concurrency" <<'PY'
+python3 - "$run" "$baseline_at" "$status" "$seconds" "$concurrency" "$contention" "$pglog" <<'PY'
 import csv, json, os, sys
 
 run, baseline_at, status, seconds, concurrency = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+contention, pglog = sys.argv[6], sys.argv[7]
 samples = [(int(r["seconds"]), int(r["rss_kb"]), r["phase"]) for r in csv.DictReader(open(os.path.join(run, "rss.csv")))]
 failed = False
 
@@ -121,6 +147,18 @@ if report is not None:
     line("lost", f"{report['lost']} of {report['checked']} read back", report["lost"] == 0, "(0 wanted)")
     for example in report["lost_examples"]:
         print(f"                {example}")
+
+try:
+    mix = json.load(open(os.path.join(run, "contention.json")))
+    line("contention", f"{mix['requests']} on one activity, c={contention}: {mix['server_errors']} 5xx, "
+         f"{mix['client_errors']} 4xx, {mix['socket_errors']} socket errors",
+         mix["server_errors"] == 0 and mix["client_errors"] == 0 and mix["socket_errors"] == 0, "(0 wanted)")
+except (OSError, ValueError):
+    line("contention", "no report; see contention.log", False)
+if pglog:
+    line("deadlocks", f"{open(os.path.join(run, 'deadlocks')).read().strip()} in the PostgreSQL log (each retried by the server)", None)
+else:
+    line("deadlocks", "not counted: FEEDS_TEST_POSTGRES_LOG is not set", None)
 
 baseline = next((s for s in samples if s[0] >= baseline_at and s[2] == "load"), None)
 end = next((s for s in samples if s[2] == "end of the load"), None)

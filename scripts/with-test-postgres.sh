@@ -28,4 +28,6 @@ trap stop EXIT
 echo "test PostgreSQL on 127.0.0.1:$port"
 
 export FEEDS_TEST_DATABASE_URL="postgres://feeds@127.0.0.1:$port/postgres"
+# Its server log, for make soak's count of the deadlocks PostgreSQL detected.
+export FEEDS_TEST_POSTGRES_LOG="$dir/postgres.log"
 "$@"
