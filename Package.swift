@@ -54,6 +54,7 @@ let package = Package(
         .systemLibrary(name: "CMagic", path: "Sources/FeedsMedia/CMagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CVips", path: "Sources/FeedsMedia/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "FeedsMedia", dependencies: ["FeedsCore", "CMagic", "CVips"], exclude: ["CMagic", "CVips"]),
+        .systemLibrary(name: "CMalloc", path: "Sources/FeedsHTTP/CMalloc"),
         // The attachment lifecycle: ingest checks, the uploader, linking, URL signing, variants, the sweeper.
         .target(
             name: "FeedsUploads",
@@ -100,6 +101,7 @@ let package = Package(
                 "FeedsCDN",
                 "FeedsMedia",
                 "FeedsUploads",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -113,6 +115,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            exclude: ["CMalloc"],
             // Served at GET /openapi.yaml; the link points at the root spec.
             resources: [.embedInCode("openapi.yaml")]
         ),

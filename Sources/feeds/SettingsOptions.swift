@@ -165,6 +165,7 @@ struct SettingsOptions: ParsableArguments {
             ("feeds.drain.timeout", "FEEDS_DRAIN_TIMEOUT", \.drainTimeout),
             ("feeds.header.timeout", "FEEDS_HEADER_TIMEOUT", \.headerTimeout),
             ("feeds.ws.health.interval", "FEEDS_WS_HEALTH_INTERVAL", \.healthCheckInterval),
+            ("feeds.heap.trim.interval", "FEEDS_HEAP_TRIM_INTERVAL", \.heapTrimInterval),
         ] {
             let seconds = reader.int(forKey: ConfigKey(key), default: Int(configuration[keyPath: keyPath].components.seconds))
             guard seconds > 0 else { throw ValidationError("\(name) must be a positive number of seconds") }

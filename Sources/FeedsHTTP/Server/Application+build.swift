@@ -137,7 +137,7 @@ public func buildApplication(
                     + (local.map { [CDNFastPath(cdn: $0, hot: hot, serverName: serverName)] } ?? []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: services + [
-            client, preparedClient, probe, realtimeServer,
+            client, preparedClient, probe, realtimeServer, HeapTrimService(interval: configuration.heapTrimInterval),
             HealthCheckService(
                 hub: hub, interval: configuration.healthCheckInterval, pingInterval: configuration.webSocketPingInterval),
         ] + [

@@ -53,6 +53,8 @@ public struct FeedsConfiguration: Sendable {
     /// Fan-out workers on this node, copying posts into followers' timelines
     /// (`FEEDS_FANOUT_WORKERS`); 0 leaves the queue to other nodes.
     public var fanoutWorkers: Int = 2
+    /// How often freed heap is given back to the system (`HeapTrimService`).
+    public var heapTrimInterval: Duration = .seconds(20)
     /// The port of the real-time WebSocket (`FEEDS_WS_PORT`; 0 picks a free one): Stream's client
     /// SDKs dial 8800 for a server on 3030, so that is the default then, else the HTTP port + 1.
     public var webSocketPort: Int? = nil
