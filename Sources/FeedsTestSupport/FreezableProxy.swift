@@ -5,7 +5,8 @@ import NIOPosix
 /// A TCP proxy in front of a dependency (PostgreSQL, the object store) that a test can freeze:
 /// frozen, it passes nothing on in either direction, so the dependency seems to hang (connections
 /// stay open, nothing comes back), as a stalled host or a network partition would. Thawed, what
-/// it held flows on. Test-only.
+/// it held flows on. Refusing, it closes every connection as it comes, as a stopped server would.
+/// Test-only.
 public final class FreezableProxy: Sendable {
     public let port: Int
     private let channel: any Channel
@@ -13,6 +14,7 @@ public final class FreezableProxy: Sendable {
 
     final class State: Sendable {
         let frozen = NIOLockedValueBox(false)
+        let refusing = NIOLockedValueBox(false)
         let channels = NIOLockedValueBox<[any Channel]>([])
         let relays = NIOLockedValueBox<[Relay]>([])
     }
@@ -26,7 +28,8 @@ public final class FreezableProxy: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
-                ClientBootstrap(group: inbound.eventLoop).channelOption(.autoRead, value: false)
+                if state.refusing.withLockedValue({ $0 }) { return inbound.close() }
+                return ClientBootstrap(group: inbound.eventLoop).channelOption(.autoRead, value: false)
                     .connect(host: host, port: target)
                     .flatMap { outbound in
                         state.add(inbound, outbound)
@@ -54,6 +57,17 @@ public final class FreezableProxy: Sendable {
         state.frozen.withLockedValue { $0 = false }
         for relay in state.relays.withLockedValue({ $0 }) { relay.release() }
         for channel in state.channels.withLockedValue({ $0 }) where channel.isActive { channel.read() }
+    }
+
+    /// Closes every connection open now and each new one at once, until `admit()`.
+    public func refuse() async {
+        state.refusing.withLockedValue { $0 = true }
+        await cutConnections()
+    }
+
+    /// Relays new connections again.
+    public func admit() {
+        state.refusing.withLockedValue { $0 = false }
     }
 
     /// Resets every connection open now, and what it held is never passed on: a partition that

@@ -4,34 +4,21 @@ import FeedsTestSupport
 import Foundation
 import Testing
 
-/// With PostgreSQL stopped, a request is refused at once with 503 and Retry-After, not after its
-/// deadline: the node's probe finds the server refusing connections. The request deadline here is
-/// ten minutes, so on code without the probe the create waits it out and the hang guard fails;
-/// nothing measures time. The node has a cluster of its own, so stopping it touches no other test.
+/// With PostgreSQL refusing connections, a request is refused at once with 503 and Retry-After,
+/// not after its deadline: the node's probe finds the database down. The node reaches PostgreSQL
+/// through a proxy that, refusing, closes every connection as a stopped server would (a real stop
+/// and restart is `DatabaseRestartTests`; restarting on the same port here raced other tests for
+/// it). The request deadline is ten minutes, so on code without the probe the create waits it
+/// out and the hang guard fails; nothing measures time.
 @Suite struct DatabaseDownTests {
-    @Test func aStoppedDatabaseIsRefusedAtOnceAndServedAgainOnceItIsBack() async throws {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("feeds-pg-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cluster = try await EmbeddedPostgres.start(in: directory, logger: TestDatabase.logger)
-        do {
-            try await stopAndStart(cluster, in: directory)
-        } catch {
-            try? await cluster.stop()
-            throw error
-        }
-        try await cluster.stop()
-    }
-
-    func stopAndStart(_ cluster: EmbeddedPostgres, in directory: URL) async throws {
-        let database = cluster.configuration
-        let port = try #require(database.port)
-        let password = try #require(database.password)
-        let url = "postgres://\(database.username):\(password)@127.0.0.1:\(port)/postgres?sslmode=disable"
-
+    @Test func aRefusingDatabaseIsAnswered503AtOnceAndServedAgainOnceItIsBack() async throws {
         try await TestServer.run { server in
+            var database = try #require(URLComponents(string: server.databaseURL))
+            let proxy = try await FreezableProxy(to: database.host ?? "127.0.0.1", port: database.port ?? 5432)
+            database.port = proxy.port
             let node = try await FeedsNode(
-                databaseURL: url, apiKey: TestServer.apiKey, apiSecret: TestServer.apiSecret, port: try freeLoopbackPort(),
-                environment: ["FEEDS_REQUEST_TIMEOUT": "600", "FEEDS_DRAIN_TIMEOUT": "5"])
+                databaseURL: try #require(database.string), apiKey: TestServer.apiKey, apiSecret: TestServer.apiSecret,
+                port: try freeLoopbackPort(), environment: ["FEEDS_REQUEST_TIMEOUT": "600", "FEEDS_DRAIN_TIMEOUT": "5"])
             defer { node.stop() }
             let token = try await server.token("alice")
             @Sendable func post() async throws -> TestServer.Reply {
@@ -42,8 +29,8 @@ import Testing
             }
             #expect(try await post().status == 201)
 
-            try await cluster.stop(immediately: true)
-            try await hangGuard("requests while the database is down", seconds: 300) {
+            await proxy.refuse()
+            try await hangGuard("requests while the database refuses connections", seconds: 300) {
                 try await eventually("the node finding the database down") {
                     try await TestServer.send(.GET, "\(node.baseURL)/readyz").text.contains("the database is down")
                 }
@@ -53,9 +40,10 @@ import Testing
                 #expect(refused.body["message"].string?.contains("the database is down") == true, "\(refused.text)")
             }
 
-            _ = try await EmbeddedPostgres.start(in: directory, port: port, logger: TestDatabase.logger)
+            proxy.admit()
             try await eventually("posts served again") { try await post().status == 201 }
             try await node.terminate()
+            await proxy.close()
         }
     }
 }

@@ -58,7 +58,9 @@ import Testing
                     try await group.waitForAll()
                 }
             }
-            #expect(runs.count.withLock { $0 } == 3)
+            // One deadlock at least, each costing its victim a run; on a busy machine the retry
+            // may meet the other once more. Both commit once either way.
+            #expect(runs.count.withLock { $0 } >= 3)
             for try await total in try await client.query("SELECT sum(n)::int FROM pair", logger: logger).decode(Int.self) {
                 #expect(total == 4)
             }
