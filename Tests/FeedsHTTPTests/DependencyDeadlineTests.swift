@@ -56,6 +56,15 @@ import Testing
             #expect(refused.headers["Retry-After"].first == "1")
             let ready = try await TestServer.send(.GET, "\(node.baseURL)/readyz")
             #expect(ready.status == 503, "\(ready.text)")
+            // A multipart upload's work after its body has the deadline too (it waited without end).
+            try await hangGuard("an upload while the database hangs", seconds: 300) {
+                var form = MultipartForm()
+                form.add("file", fileName: "hung.txt", Data("hung\n".utf8))
+                let upload = try await TestServer.send(
+                    .POST, "\(node.baseURL)/api/v2/uploads/file?api_key=\(TestServer.apiKey)", body: form.data,
+                    headers: [("Authorization", token), ("Stream-Auth-Type", "jwt"), ("Content-Type", form.contentType)])
+                expectAPIError(upload, status: 503, code: -1)
+            }
 
             proxy.thaw()
             try await eventually("writes succeeding again") { try await post().status == 201 }

@@ -28,26 +28,28 @@ extension FeedsAPIImplementation {
                 },
                 uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
                 limit: uploads.streamLimit(settings))
-            let response = try await idempotency.run(
-                key: key, request: request,
-                content: ["AddActivity", try Idempotency.canonical(multipart.request)]
-                    + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
-            ) { claim in
-                let urls = uploads.urls
-                let respond: @Sendable (Activity) throws -> Components.Schemas.AddActivityResponse = { activity in
-                    Components.Schemas.AddActivityResponse(
-                        activity: try Wire.activity(activity, urls: urls), duration: request.duration)
+            let response = try await afterBody("AddActivity", files: multipart.uploads.map(\.file)) { [self] in
+                try await idempotency.run(
+                    key: key, request: request,
+                    content: ["AddActivity", try Idempotency.canonical(multipart.request)]
+                        + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
+                ) { claim in
+                    let urls = uploads.urls
+                    let respond: @Sendable (Activity) throws -> Components.Schemas.AddActivityResponse = { activity in
+                        Components.Schemas.AddActivityResponse(
+                            activity: try Wire.activity(activity, urls: urls), duration: request.duration)
+                    }
+                    // The reply recorded with the write is the one sent (the same signed URLs).
+                    let recorded = NIOLockedValueBox<Components.Schemas.AddActivityResponse?>(nil)
+                    let recording = claim?.record { activity in
+                        let response = try respond(activity)
+                        recorded.withLockedValue { $0 = response }
+                        return try Idempotency.recorded(response)
+                    }
+                    let activity = try await add(
+                        multipart.request, uploads: multipart.uploads, settings: settings, recording: recording, request: request)
+                    return try recorded.withLockedValue { $0 } ?? respond(activity)
                 }
-                // The reply recorded with the write is the one sent (the same signed URLs).
-                let recorded = NIOLockedValueBox<Components.Schemas.AddActivityResponse?>(nil)
-                let recording = claim?.record { activity in
-                    let response = try respond(activity)
-                    recorded.withLockedValue { $0 = response }
-                    return try Idempotency.recorded(response)
-                }
-                let activity = try await add(
-                    multipart.request, uploads: multipart.uploads, settings: settings, recording: recording, request: request)
-                return try recorded.withLockedValue { $0 } ?? respond(activity)
             }
             return .created(.init(body: .json(response)))
         }

@@ -28,7 +28,9 @@ extension FeedsAPIImplementation {
                 },
                 uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
                 limit: uploads.streamLimit(settings))
-            comment = try await add(multipart.request, files: multipart.uploads, settings: settings, request: request)
+            comment = try await afterBody("AddComment", files: multipart.uploads.map(\.file)) { [self] in
+                try await add(multipart.request, files: multipart.uploads, settings: settings, request: request)
+            }
         }
         return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
     }

@@ -29,12 +29,14 @@ extension FeedsAPIImplementation {
                 for try await _ in part.body {}  // other parts are ignored, but must be read past
             }
         }
-        let response = try await idempotency.run(
-            key: input.headers.idempotencyKey, request: request,
-            content: ["UploadFile", file?.sha256 ?? "", file?.fileName ?? "", user ?? ""]
-        ) { claim in
-            try await storeStandalone(file, user: user, imageOnly: false, settings: settings, claim: claim, request: request) {
-                Components.Schemas.FileUploadResponse(duration: request.duration, file: $0, thumbUrl: $1)
+        let (received, key) = (file, input.headers.idempotencyKey)
+        let response = try await afterBody("UploadFile", files: received.map { [$0] } ?? []) { [self, user] in
+            try await idempotency.run(
+                key: key, request: request, content: ["UploadFile", received?.sha256 ?? "", received?.fileName ?? "", user ?? ""]
+            ) { claim in
+                try await storeStandalone(received, user: user, imageOnly: false, settings: settings, claim: claim, request: request) {
+                    Components.Schemas.FileUploadResponse(duration: request.duration, file: $0, thumbUrl: $1)
+                }
             }
         }
         return .created(.init(body: .json(response)))
@@ -79,14 +81,17 @@ extension FeedsAPIImplementation {
                 for try await _ in part.body {}
             }
         }
-        let response = try await idempotency.run(
-            key: input.headers.idempotencyKey, request: request,
-            content: ["UploadImage", file?.sha256 ?? "", file?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
-        ) { claim in
-            try await storeStandalone(
-                file, user: user, imageOnly: true, settings: settings, variants: variants, claim: claim, request: request
-            ) {
-                Components.Schemas.ImageUploadResponse(duration: request.duration, file: $0, thumbUrl: $1, uploadSizes: sizes)
+        let (received, key) = (file, input.headers.idempotencyKey)
+        let response = try await afterBody("UploadImage", files: received.map { [$0] } ?? []) { [self, user, sizes, variants] in
+            try await idempotency.run(
+                key: key, request: request,
+                content: ["UploadImage", received?.sha256 ?? "", received?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
+            ) { claim in
+                try await storeStandalone(
+                    received, user: user, imageOnly: true, settings: settings, variants: variants, claim: claim, request: request
+                ) {
+                    Components.Schemas.ImageUploadResponse(duration: request.duration, file: $0, thumbUrl: $1, uploadSizes: sizes)
+                }
             }
         }
         return .created(.init(body: .json(response)))

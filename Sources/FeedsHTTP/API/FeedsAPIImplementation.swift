@@ -12,6 +12,18 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let settingsStore: any AppSettingsStore
     let realtime: Realtime
     let rateLimiter: RateLimiter
+    /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
+    /// once its body is in (`afterBody`).
+    var deadline: Duration = .seconds(10)
+
+    /// A multipart request's work once its body is in: the request's deadline plus the store's
+    /// budget for its files, so a hung database or store answers it (503 or 504), never a wait
+    /// without end. The body itself goes by the connection's timeouts and the size limits.
+    func afterBody<T: Sendable>(
+        _ operation: String, files: [ReceivedFile], _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withDeadline(deadline + uploads.storeBudget(bytes: files.reduce(0) { $0 + $1.size }), operation, work)
+    }
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

@@ -88,7 +88,7 @@ public func buildApplication(
     }
     let api = FeedsAPIImplementation(
         store: store, uploads: uploads, idempotency: Idempotency(store: idempotencyStore),
-        settingsStore: settingsStore, realtime: realtime, rateLimiter: rateLimiter
+        settingsStore: settingsStore, realtime: realtime, rateLimiter: rateLimiter, deadline: configuration.requestTimeout
     )
     let realtimeEndpoint = RealtimeEndpoint(
         hub: hub, authenticator: authenticator, store: store, authTimeout: configuration.webSocketAuthTimeout,

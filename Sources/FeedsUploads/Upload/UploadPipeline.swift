@@ -113,13 +113,17 @@ package struct UploadPipeline: Sendable {
         return zip(records, uploaded).map { ($0, StoredAttachment(payload: $1.payload, objectKey: $0.key)) }
     }
 
-    /// Runs store work within the store's timeout plus a second (and a second a megabyte of
-    /// `bytes`), so a store that stops answering costs a request 504, not a wait without end;
-    /// the work is cancelled then but not waited for.
+    /// What storing `bytes` may take: the store's timeout plus a second, and a second a megabyte.
+    package func storeBudget(bytes: Int64) -> Duration {
+        storeTimeout + .seconds(1 + bytes / 1_000_000)
+    }
+
+    /// Runs store work within `storeBudget`, so a store that stops answering costs a request 504,
+    /// not a wait without end; the work is cancelled then but not waited for.
     private func withStoreBudget<T: Sendable>(
         bytes: Int64 = 0, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let budget = storeTimeout + .seconds(1 + bytes / 1_000_000)
+        let budget = storeBudget(bytes: bytes)
         return try await withDeadline(budget, orThrow: {
             FeedsError(.gatewayTimeout, "the file store did not answer in \(budget.components.seconds) s; try again")
         }, work)
