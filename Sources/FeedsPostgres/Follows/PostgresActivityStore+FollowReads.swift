@@ -1,0 +1,67 @@
+import FeedsCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The reads of `FollowStore`: follows by source, target, status and time, and who may read a feed.
+extension PostgresActivityStore {
+    public func queryFollows(_ query: FollowQuery, viewer: Principal, logger: Logger) async throws -> FollowPage {
+        var bind = SQLBinds()
+        // The page of follows first, walking an index in order; then the feeds of just those.
+        // (Joined before the LIMIT, a reader following 1,000 feeds had all 1,000 joined, then sorted.)
+        var sql = "SELECT w.* FROM follows w"
+        if viewer.userID != nil { sql += " JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid" }
+        sql += " WHERE true"
+        // One feed is `=`, so that its index gives the order; `ANY` of one would not.
+        for (column, fids) in [("w.source_fid", query.sources), ("w.target_fid", query.targets)] {
+            guard let fids else { continue }
+            sql += fids.count == 1 ? " AND \(column) = \(try bind(fids[0]))" : " AND \(column) = ANY(\(try bind(fids)))"
+        }
+        if let statuses = query.statuses { sql += " AND w.status = ANY(\(try bind(statuses.map(\.rawValue))))" }
+        for bound in query.createdAt { sql += " AND w.created_at \(bound.comparison) \(try bind.time(bound.date))" }
+        if let user = viewer.userID {
+            // A user sees the follows of their own feeds, and the followers of feeds they may read
+            // (a feed's followers are part of it, as its page shows them).
+            let me = try bind(user)
+            sql += " AND (t.created_by = \(me) OR s.created_by = \(me) OR \(FeedReadable.predicate(feed: "t", user: me)))"
+        }
+        let order = query.ascending ? "ASC" : "DESC"
+        if let cursor = query.cursor {
+            sql += " AND (w.created_at, w.source_fid, w.target_fid) \(query.ascending ? ">" : "<")"
+            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.source)), \(try bind(cursor.target)))"
+        }
+        let ordering = "ORDER BY w.created_at \(order), w.source_fid \(order), w.target_fid \(order)"
+        sql = """
+            SELECT (extract(epoch FROM w.created_at) * 1000000)::int8, \(FollowColumns.list(alias: "w")),
+                \(FeedRow.columns(feed: "s", user: "su")), \(FeedRow.columns(feed: "t", user: "tu"))
+            FROM (\(sql) \(ordering) LIMIT \(try bind(query.limit + 1))) w
+            JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid
+            JOIN users su ON su.id = s.created_by JOIN users tu ON tu.id = t.created_by
+            \(ordering)
+            """
+        var rows: [(micros: Int64, follow: Follow)] = []
+        for try await row in try await client.query(bind.query(sql), logger: logger) {
+            var reader = RowReader(row)
+            let micros: Int64 = try reader.next()
+            let columns = try FollowColumns(&reader)
+            let source = try FeedRow.feed(&reader), target = try FeedRow.feed(&reader)
+            rows.append((micros, try columns.follow(feeds: [columns.source: source, columns.target: target])))
+        }
+        let (page, next) = keysetPage(rows, limit: query.limit) {
+            FollowCursor(
+                ascending: query.ascending, micros: $0.micros, source: $0.follow.source.id.description,
+                target: $0.follow.target.id.description)
+        }
+        return FollowPage(follows: page.map(\.follow), next: next)
+    }
+
+    public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {
+        if feed.createdBy.id == userID || feed.visibility.isOpen { return true }
+        guard feed.visibility == .followers else { return false }
+        var bind = SQLBinds()
+        let sql =
+            "SELECT 1 FROM feeds f WHERE f.fid = \(try bind(feed.id.description)) AND \(FeedReadable.predicate(feed: "f", user: try bind(userID)))"
+        for try await _ in try await client.query(bind.query(sql), logger: logger) { return true }
+        return false
+    }
+}
