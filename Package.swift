@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "FeedsHTTPTests",
             dependencies: [
-                "FeedsHTTP", "FeedsCDN", "FeedsMedia", "FeedsUploads", "FeedsTestSupport", "FeedsLoadTest",
+                "FeedsHTTP", "FeedsCDN", "FeedsMedia", "CVips", "FeedsUploads", "FeedsTestSupport", "FeedsLoadTest",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -23,9 +23,10 @@ static inline int feeds_vips_start(void) {
     return 0;
 }
 
-// Reads an image's width and height from its header, without decoding pixels; 0 on success,
-// -1 when no loader accepts the file (the libvips error buffer is cleared either way).
-static inline int feeds_vips_header_size(const char *path, int *width, int *height) {
+// Reads an image's width and height from its header, without decoding pixels, and its EXIF
+// orientation (1–8; 1 when it has none); 0 on success, -1 when no loader accepts the file (the
+// libvips error buffer is cleared either way).
+static inline int feeds_vips_header_size(const char *path, int *width, int *height, int *orientation) {
     VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (image == NULL) {
         vips_error_clear();
@@ -33,6 +34,7 @@ static inline int feeds_vips_header_size(const char *path, int *width, int *heig
     }
     *width = vips_image_get_width(image);
     *height = vips_image_get_height(image);
+    *orientation = vips_image_get_orientation(image);
     g_object_unref(image);
     return 0;
 }
@@ -178,6 +180,46 @@ done:
     if (result != 0) vips_error_clear();
     if (image) g_object_unref(image);
     if (copy) g_object_unref(copy);
+    return result;
+}
+
+// For the tests: the halves image (white top, black bottom) saved as a JPEG whose EXIF says
+// `orientation` (1–8), as a phone writes a photo it took on its side.
+static inline int feeds_vips_save_oriented_jpeg(const char *path, int width, int height, int orientation) {
+    VipsImage *black = NULL, *lit = NULL, *joined = NULL, *cast = NULL, *copy = NULL;
+    int result = -1;
+    if (vips_black(&black, width, height, "bands", 3, NULL) != 0) goto done;
+    if (vips_black(&lit, width, height / 2, "bands", 3, NULL) != 0) goto done;
+    VipsImage *white = NULL;
+    if (vips_linear1(lit, &white, 1.0, 255.0, NULL) != 0) goto done;
+    g_object_unref(lit);
+    lit = white;
+    if (vips_insert(black, lit, &joined, 0, 0, NULL) != 0) goto done;
+    if (vips_cast_uchar(joined, &cast, NULL) != 0) goto done;
+    if (vips_copy(cast, &copy, NULL) != 0) goto done;
+    vips_image_set_int(copy, VIPS_META_ORIENTATION, orientation);
+    vips_image_set_string(copy, "exif-ifd3-GPSLatitudeRef", "N");
+    result = vips_jpegsave(copy, path, "Q", 95, NULL);
+done:
+    if (result != 0) vips_error_clear();
+    if (black) g_object_unref(black);
+    if (lit) g_object_unref(lit);
+    if (joined) g_object_unref(joined);
+    if (cast) g_object_unref(cast);
+    if (copy) g_object_unref(copy);
+    return result;
+}
+
+// For the tests: the mean of the area `left`,`top`,`width`×`height` of an image, as stored
+// (no orientation applied); 0 on success.
+static inline int feeds_vips_area_mean(const char *path, int left, int top, int width, int height, double *mean) {
+    VipsImage *image = vips_image_new_from_file(path, NULL), *area = NULL;
+    if (image == NULL) { vips_error_clear(); return -1; }
+    int result = vips_extract_area(image, &area, left, top, width, height, NULL);
+    if (result == 0) result = vips_avg(area, mean, NULL);
+    if (result != 0) vips_error_clear();
+    if (area) g_object_unref(area);
+    g_object_unref(image);
     return result;
 }
 

@@ -1,0 +1,45 @@
+import CVips
+import FeedsCore
+import FeedsTestSupport
+import Foundation
+import Testing
+
+@testable import FeedsMedia
+
+/// A photo a phone took on its side: stored 40×20 with EXIF orientation 6 (turn right to show),
+/// white on top. Its attachment says the size it is shown at, and its thumbnail comes upright.
+@Suite struct PhonePhotoTests {
+    @Test(arguments: Backend.allCases) func aSidewaysPhotoIsShownUpright(backend: Backend) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("photo.jpg").path
+        try Vips.start()
+        try #require(feeds_vips_save_oriented_jpeg(photo, 40, 20, 6) == 0)
+
+        try await TestServer.run(backend: backend) { server in
+            var form = MultipartForm()
+            form.add(
+                "activity",
+                json: #"{"type":"post","feeds":["user:alice"],"attachment_uploads":[{"type":"image","file":"p"}]}"#)
+            form.add("p", fileName: "IMG_0001.jpg", try Data(contentsOf: URL(fileURLWithPath: photo)))
+            let reply = try await server.upload("/feeds/activities", as: "alice", form: form)
+            #expect(reply.status == 201, "\(reply.text)")
+            let attachment = reply.body["activity"]["attachments"][0]
+            #expect(attachment["original_width"].int == 20 && attachment["original_height"].int == 40, "\(attachment)")
+
+            let thumb = try await server.fetch(try #require(attachment["thumb_url"].string))
+            #expect(thumb.status == 200)
+            let path = directory.appendingPathComponent("thumb.jpg").path
+            try thumb.data.write(to: URL(fileURLWithPath: path))
+            let size = try #require(try ImageProbe.dimensions(ofFileAt: path))
+            #expect(size.height > size.width, "upright: \(size)")
+            // The stored top row is shown on the right.
+            var (left, right) = (0.0, 0.0)
+            let half = Int32(size.width / 2)
+            try #require(feeds_vips_area_mean(path, 0, 0, half, Int32(size.height), &left) == 0)
+            try #require(feeds_vips_area_mean(path, Int32(size.width) - half, 0, half, Int32(size.height), &right) == 0)
+            #expect(right > 230 && left < 25, "left \(left), right \(right)")
+        }
+    }
+}
