@@ -1,4 +1,5 @@
 import CVips
+import Crypto
 import FeedsCore
 import FeedsTestSupport
 import Foundation
@@ -6,8 +7,9 @@ import Testing
 
 @testable import FeedsMedia
 
-/// A photo a phone took on its side: stored 40×20 with EXIF orientation 6 (turn right to show),
-/// white on top. Its attachment says the size it is shown at, and its thumbnail comes upright.
+/// A photo a phone took on its side: stored 40×20 with EXIF orientation 6 (turn right to show) and
+/// a GPS tag, white on top. It is stored without the GPS tag, its attachment says the size it is
+/// shown at, and its thumbnail comes upright.
 @Suite struct PhonePhotoTests {
     @Test(arguments: Backend.allCases) func aSidewaysPhotoIsShownUpright(backend: Backend) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
@@ -27,6 +29,21 @@ import Testing
             #expect(reply.status == 201, "\(reply.text)")
             let attachment = reply.body["activity"]["attachments"][0]
             #expect(attachment["original_width"].int == 20 && attachment["original_height"].int == 40, "\(attachment)")
+
+            // The original is stored without its GPS tag (or any other metadata), still sideways
+            // for browsers to turn, with the size and hash of what is stored.
+            let original = try await server.fetch(try #require(attachment["image_url"].string))
+            #expect(original.status == 200)
+            let sent = try Data(contentsOf: URL(fileURLWithPath: photo))
+            #expect(original.data != sent && original.data.count < sent.count)
+            #expect(try JPEGMetadata.strip(original.data) == nil, "nothing left to strip")
+            #expect(attachment["file_size"].int == original.data.count)
+            let stored = directory.appendingPathComponent("stored.jpg").path
+            try original.data.write(to: URL(fileURLWithPath: stored))
+            let shown = try #require(try ImageProbe.dimensions(ofFileAt: stored))
+            #expect(shown.width == 20 && shown.height == 40, "the orientation stays")
+            let hash = SHA256.hash(data: original.data).map { String(format: "%02x", $0) }.joined()
+            #expect(try await server.number("SELECT count(*)::int FROM cdn_objects WHERE sha256 = \(hash)") == 1)
 
             let thumb = try await server.fetch(try #require(attachment["thumb_url"].string))
             #expect(thumb.status == 200)

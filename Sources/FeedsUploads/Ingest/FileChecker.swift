@@ -50,6 +50,12 @@ package enum FileChecker {
             checked.width = dimensions.width
             checked.height = dimensions.height
         }
+        // Stored without location or identifying metadata; the orientation stays.
+        do {
+            checked.file = try MetadataStripper.strip(checked.file)
+        } catch let error as FeedsError where error.kind == .input {
+            throw FeedsError.input("\(received.fileName): \(error.message)", field: field)
+        }
         return checked
     }
 

@@ -1,0 +1,194 @@
+import FeedsCore
+import Foundation
+
+/// What of a JPEG may leave the server: its pixels, exactly as they came (nothing is decoded or
+/// re-encoded), the ICC profile, the Adobe colour transform, and the orientation. Gone: EXIF
+/// (GPS, camera serials, maker notes, times), XMP, IPTC, comments, multi-picture data and
+/// anything after the end of the image (where phones keep depth maps and second images).
+public enum JPEGMetadata {
+    /// A part of the stripped file: bytes of the original, or bytes made here.
+    public enum Piece: Equatable, Sendable {
+        case original(Range<Int>)
+        case made([UInt8])
+    }
+
+    /// The pieces of `jpeg` stripped, in order; nil when there is nothing to strip.
+    ///
+    /// - Throws: `FeedsError.input` when the structure before the image data is broken (a segment
+    ///   running past the end): what it holds cannot be told apart, so it is not stored.
+    public static func strip(_ jpeg: Data) throws -> [Piece]? {
+        try jpeg.withUnsafeBytes { raw in
+            var reader = Segments(bytes: raw.bindMemory(to: UInt8.self))
+            return try reader.strip()
+        }
+    }
+
+    /// The EXIF orientation a segment's TIFF data (after `Exif\0\0`) holds in IFD0, if any.
+    static func orientation(tiff: UnsafeBufferPointer<UInt8>.SubSequence) -> UInt16? {
+        let bytes = Array(tiff)
+        guard bytes.count >= 8 else { return nil }
+        let little = bytes[0] == 0x49 && bytes[1] == 0x49
+        guard little || (bytes[0] == 0x4D && bytes[1] == 0x4D) else { return nil }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let high = u16(little ? at + 2 : at), let low = u16(little ? at : at + 2) else { return nil }
+            return high << 16 | low
+        }
+        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for entry in 0..<min(count, 1000) {
+            let at = ifd + 2 + entry * 12
+            guard let tag = u16(at) else { return nil }
+            // Orientation is a SHORT, its value in the first two bytes of the entry's value field.
+            if tag == 0x0112, u16(at + 2) == 3, let value = u16(at + 8), (1...8).contains(value) { return UInt16(value) }
+        }
+        return nil
+    }
+
+    /// An APP1 segment holding only `orientation`: `Exif\0\0`, a big-endian TIFF header, and an
+    /// IFD0 of one entry.
+    static func exifSegment(orientation: UInt16) -> [UInt8] {
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // MM, 42, IFD0 at 8
+            0x00, 0x01,  // one entry
+            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // Orientation, SHORT, one value
+            UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,  // no next IFD
+        ]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    }
+}
+
+/// Walks a JPEG's segments: markers and their lengths before the image data, and the entropy-coded
+/// data of each scan up to the next marker.
+private struct Segments {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var pieces: [JPEGMetadata.Piece] = []
+    var stripped = false
+    var orientationKept = false
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func strip() throws -> [JPEGMetadata.Piece]? {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw broken("it does not start as a JPEG") }
+        keep(0..<2)
+        var at = 2
+        var orientation: UInt16?
+        while at < bytes.count {
+            // Fill bytes (0xFF runs) may come before a marker.
+            guard bytes[at] == 0xFF else { throw broken("a segment does not start with a marker") }
+            var markerAt = at
+            while markerAt + 1 < bytes.count, bytes[markerAt + 1] == 0xFF { markerAt += 1 }
+            guard markerAt + 1 < bytes.count else { throw broken("it ends inside a marker") }
+            let marker = bytes[markerAt + 1]
+            if marker == 0xD9 {  // EOI: the end; whatever follows is dropped
+                keep(markerAt..<markerAt + 2)
+                if markerAt + 2 < bytes.count { stripped = true }
+                return finish(orientation)
+            }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                keep(markerAt..<markerAt + 2)
+                at = markerAt + 2
+                continue
+            }
+            guard markerAt + 4 <= bytes.count else { throw broken("it ends inside a segment's length") }
+            let length = Int(bytes[markerAt + 2]) << 8 | Int(bytes[markerAt + 3])
+            let end = markerAt + 2 + length
+            guard length >= 2, end <= bytes.count else { throw broken("a segment runs past the end of the file") }
+            let payload = bytes[(markerAt + 4)..<end]
+            if keeps(marker, payload) {
+                keep(markerAt..<end)
+            } else if marker == 0xE1, isBareOrientation(payload) {
+                // What a strip leaves: kept as it is, so stripping twice changes nothing.
+                keep(markerAt..<end)
+                orientationKept = true
+            } else {
+                stripped = true
+                if marker == 0xE1, payload.starts(with: Self.exif), orientation == nil {
+                    orientation = JPEGMetadata.orientation(tiff: payload.dropFirst(Self.exif.count))
+                }
+            }
+            at = end
+            if marker == 0xDA { at = scanData(from: at) }
+        }
+        // No EOI: a truncated image keeps what it has.
+        return finish(orientation)
+    }
+
+    static let exif = Array("Exif".utf8) + [0, 0]
+
+    /// Whether a segment stays: everything but metadata. APP0 only as JFIF, APP2 only as an ICC
+    /// profile, APP14 only as Adobe's colour transform; no APP1 (EXIF, XMP), other APPn or COM.
+    private func keeps(_ marker: UInt8, _ payload: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        switch marker {
+        case 0xE0: payload.starts(with: Array("JFIF".utf8) + [0])
+        case 0xE2: payload.starts(with: Array("ICC_PROFILE".utf8) + [0])
+        case 0xEE: payload.starts(with: Array("Adobe".utf8))
+        case 0xE1, 0xE3...0xED, 0xEF, 0xFE: false
+        default: true
+        }
+    }
+
+    /// Whether an APP1 payload is exactly the EXIF a strip writes: the orientation alone.
+    private func isBareOrientation(_ payload: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        guard payload.starts(with: Self.exif),
+            let orientation = JPEGMetadata.orientation(tiff: payload.dropFirst(Self.exif.count))
+        else { return false }
+        return payload.elementsEqual(JPEGMetadata.exifSegment(orientation: orientation).dropFirst(4))
+    }
+
+    /// Keeps a scan's entropy-coded data from `start` up to the next marker (not a stuffed 0xFF00,
+    /// a restart marker, or fill); returns where that marker is.
+    private mutating func scanData(from start: Int) -> Int {
+        var at = start
+        while at + 1 < bytes.count {
+            guard let hit = memchr(bytes.baseAddress! + at, 0xFF, bytes.count - at) else { break }
+            let found = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard found + 1 < bytes.count else { at = bytes.count; break }
+            let next = bytes[found + 1]
+            if next == 0x00 || (0xD0...0xD7).contains(next) || next == 0xFF {
+                at = found + (next == 0xFF ? 1 : 2)
+                continue
+            }
+            keep(start..<found)
+            return found
+        }
+        keep(start..<bytes.count)
+        return bytes.count
+    }
+
+    private mutating func keep(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        if case .original(let last) = pieces.last, last.upperBound == range.lowerBound {
+            pieces[pieces.count - 1] = .original(last.lowerBound..<range.upperBound)
+        } else {
+            pieces.append(.original(range))
+        }
+    }
+
+    /// The pieces, with the orientation put back right after SOI; nil when nothing was dropped.
+    private func finish(_ orientation: UInt16?) -> [JPEGMetadata.Piece]? {
+        guard stripped else { return nil }
+        guard !orientationKept, let orientation, orientation != 1 else { return pieces }
+        // Right after SOI and any JFIF APP0, where readers look for EXIF.
+        var result = pieces
+        guard case .original(let first) = result[0] else { return pieces }
+        var split = 2
+        if bytes.count > 4, bytes[2] == 0xFF, bytes[3] == 0xE0, first.upperBound >= 6 {
+            split = min(first.upperBound, 4 + (Int(bytes[4]) << 8 | Int(bytes[5])))
+        }
+        result.replaceSubrange(
+            0..<1,
+            with: [.original(first.lowerBound..<split), .made(JPEGMetadata.exifSegment(orientation: orientation))]
+                + (split < first.upperBound ? [.original(split..<first.upperBound)] : []))
+        return result
+    }
+
+    private func broken(_ why: String) -> FeedsError {
+        FeedsError.input("the JPEG's structure is broken (\(why)), so its metadata cannot be removed")
+    }
+}
