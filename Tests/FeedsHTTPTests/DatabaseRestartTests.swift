@@ -92,7 +92,11 @@ import Testing
             try await cluster.stop(immediately: true)
             try await eventually("posts refused while the database is down") { ledger.count(503) >= 8 }
             let before = ledger.acknowledgedCount
-            _ = try await EmbeddedPostgres.start(in: directory, port: port, logger: TestDatabase.logger)
+            // The node knows the database by its port; a socket of another test may hold that port
+            // for a moment after the crash freed it, so the start is tried again until it binds.
+            try await eventually("the database restarted on its port", every: .seconds(1)) {
+                (try? await EmbeddedPostgres.start(in: directory, port: port, logger: TestDatabase.logger)) != nil
+            }
             try await eventually("posts acknowledged after the restart") { ledger.acknowledgedCount >= before + 40 }
             ledger.running.store(false, ordering: .relaxed)
             try await hangGuard("the posters to finish", seconds: 300) { try await posters.value }

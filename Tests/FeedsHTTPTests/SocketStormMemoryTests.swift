@@ -42,8 +42,16 @@ import Testing
         }
     }
 
-    /// Opens `count` WebSocket upgrades that never authenticate, waits for each answer, then closes them all.
+    /// Opens `count` WebSocket upgrades that never authenticate, in waves of 500 held open at once
+    /// (the node keeps 100 per address anyway), then closes them. Waves, so that the storm never
+    /// holds thousands of this machine's ephemeral ports that other tests' servers bind.
     static func unauthenticated(_ count: Int, port: Int) async throws {
+        for wave in stride(from: 0, to: count, by: 500) {
+            try await unauthenticatedWave(min(500, count - wave), port: port)
+        }
+    }
+
+    private static func unauthenticatedWave(_ count: Int, port: Int) async throws {
         let request = ByteBuffer(
             string: "GET /api/v2/connect?api_key=\(TestServer.apiKey) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                 + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
