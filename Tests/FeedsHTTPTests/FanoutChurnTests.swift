@@ -70,15 +70,7 @@ import Testing
             let deadlocks = lines.all.withLock { $0.filter { $0.contains("40P01") } }
             #expect(deadlocks.isEmpty, "\(deadlocks.count) deadlocks: \(deadlocks.prefix(3))")
             for author in Self.authors {
-                let wrong = """
-                    SELECT count(*)::int FROM (
-                        SELECT EXISTS (SELECT 1 FROM follows w WHERE w.source_fid = t.fid AND w.target_fid = 'user:\(author)'
-                                       AND w.status = 'accepted') AS follows,
-                               (SELECT count(*) FROM activity_feeds af WHERE af.feed = t.fid AND af.via = 'user:\(author)') AS copies
-                        FROM feeds t WHERE t.group_id = 'timeline') x
-                    WHERE (follows AND copies <> \(Self.posts)) OR (NOT follows AND copies <> 0)
-                    """
-                #expect(try await server.number(PostgresQuery(unsafeSQL: wrong)) == 0, "timelines disagreeing about \(author)")
+                #expect(try await server.timelinesDisagreeing(about: "user:\(author)", posts: Self.posts) == 0, "\(author)")
             }
         }
     }

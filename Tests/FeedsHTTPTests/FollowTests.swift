@@ -345,21 +345,27 @@ import Testing
                 try await group.waitForAll()
             }
             try await server.waitForFanout()
-            let wrong = """
-                SELECT count(*)::int FROM (
-                    SELECT EXISTS (SELECT 1 FROM follows w WHERE w.source_fid = t.fid AND w.target_fid = 'user:star'
-                                   AND w.status = 'accepted') AS follows,
-                           (SELECT count(*) FROM activity_feeds af WHERE af.feed = t.fid AND af.via = 'user:star') AS copies
-                    FROM feeds t WHERE t.group_id = 'timeline') x
-                WHERE (follows AND copies <> \(posts)) OR (NOT follows AND copies <> 0)
-                """
-            #expect(try await server.number(PostgresQuery(unsafeSQL: wrong)) == 0)
+            #expect(try await server.timelinesDisagreeing(about: "user:star", posts: posts) == 0)
             #expect(try await server.number("SELECT count(*)::int FROM follows WHERE target_fid = 'user:star'") == 200 - 8)
         }
     }
 }
 
 extension TestServer {
+    /// The timelines whose copies of `target`'s posts disagree with the follow table: all `posts`
+    /// while they follow it, none while they do not.
+    func timelinesDisagreeing(about target: String, posts: Int) async throws -> Int {
+        try await number(
+            """
+            SELECT count(*)::int FROM (
+                SELECT EXISTS (SELECT 1 FROM follows w WHERE w.source_fid = t.fid AND w.target_fid = \(target)
+                               AND w.status = 'accepted') AS follows,
+                       (SELECT count(*) FROM activity_feeds af WHERE af.feed = t.fid AND af.via = \(target)) AS copies
+                FROM feeds t WHERE t.group_id = 'timeline') x
+            WHERE (follows AND copies <> \(posts)) OR (NOT follows AND copies <> 0)
+            """)
+    }
+
     /// Waits until no fan-out job is waiting (a hang guard, not a deadline).
     func waitForFanout() async throws {
         try await eventually("the fan-out queue to drain") {

@@ -51,13 +51,7 @@ import Testing
             _ = try await Self.upload(server, "after.txt")
             // Past the retry delay, gc deletes what the hung calls left, and only that (again if a
             // delete of a busy store times out).
-            try await eventually("gc clearing what the hung calls left") {
-                try await server.database.query(
-                    "UPDATE cdn_objects SET updated_at = now() - interval '2 hours' WHERE state = 'deleting'",
-                    logger: TestDatabase.logger)
-                try await server.sweep()
-                return try await server.number("SELECT count(*)::int FROM cdn_objects WHERE state = 'deleting'") == 0
-            }
+            try await server.sweepUntilNothingIsDeleting()
             #expect(try await server.stores(try server.objectKey(of: kept)) == false)
             // Every object in the bucket has a live row; the rest were deleted, none left behind.
             let live = try await server.number("SELECT count(*)::int FROM cdn_objects WHERE state <> 'deleted'")

@@ -55,13 +55,7 @@ import Testing
             cdn.unstick()
             // The stuck calls go on to the store now; the sweep comes after them, as its retry delay would.
             try await eventually("the stuck calls ending") { cdn.callsInFlight == 0 }
-            try await eventually("gc finishing what the stuck calls left") {
-                try await server.database.query(
-                    "UPDATE cdn_objects SET updated_at = now() - interval '2 hours' WHERE state = 'deleting'",
-                    logger: TestDatabase.logger)
-                try await server.sweep()
-                return try await server.number("SELECT count(*)::int FROM cdn_objects WHERE state = 'deleting'") == 0
-            }
+            try await server.sweepUntilNothingIsDeleting()
             #expect(try await server.storedObjects().isEmpty, "every object was deleted, none left behind")
         }
     }
