@@ -23,7 +23,7 @@ import Testing
     func oriented(_ orientation: Int32) throws -> String {
         try Vips.start()
         let path = samples.path("oriented-\(orientation).jpg")
-        guard feeds_vips_save_oriented_jpeg(path, 40, 20, orientation) == 0 else { throw SampleError.notWritten(path) }
+        guard feeds_vips_save_oriented(path, 40, 20, orientation) == 0 else { throw SampleError.notWritten(path) }
         return path
     }
 

@@ -17,7 +17,7 @@ import Testing
     func phonePhoto() throws -> [UInt8] {
         try Vips.start()
         let path = samples.path("phone.jpg")
-        try #require(feeds_vips_save_oriented_jpeg(path, 40, 20, 6) == 0)
+        try #require(feeds_vips_save_oriented(path, 40, 20, 6) == 0)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let spliced =
             Self.segment(0xE1, "http://ns.adobe.com/xap/1.0/\0<x:xmpmeta>exif:GPSLatitude 52.1</x:xmpmeta>")
@@ -32,7 +32,7 @@ import Testing
         return [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
     }
 
-    func apply(_ pieces: [JPEGMetadata.Piece], to original: [UInt8]) -> [UInt8] {
+    func apply(_ pieces: [ImageMetadata.Piece], to original: [UInt8]) -> [UInt8] {
         pieces.flatMap { piece -> [UInt8] in
             switch piece {
             case .original(let range): Array(original[range])
@@ -88,7 +88,7 @@ import Testing
     @Test func anUprightPhotoKeepsNoEXIFAtAll() throws {
         try Vips.start()
         let path = samples.path("upright.jpg")
-        try #require(feeds_vips_save_oriented_jpeg(path, 40, 20, 1) == 0)
+        try #require(feeds_vips_save_oriented(path, 40, 20, 1) == 0)
         let photo = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let stripped = apply(try #require(try JPEGMetadata.strip(Data(photo))), to: photo)
         #expect(!contains(stripped, "Exif"))

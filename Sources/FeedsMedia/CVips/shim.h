@@ -183,9 +183,10 @@ done:
     return result;
 }
 
-// For the tests: the halves image (white top, black bottom) saved as a JPEG whose EXIF says
-// `orientation` (1–8), as a phone writes a photo it took on its side.
-static inline int feeds_vips_save_oriented_jpeg(const char *path, int width, int height, int orientation) {
+// For the tests: the halves image (white top, black bottom) saved in the format the path's suffix
+// names, with EXIF saying `orientation` (1–8) and a GPS tag, as a phone writes a photo it took on
+// its side.
+static inline int feeds_vips_save_oriented(const char *path, int width, int height, int orientation) {
     VipsImage *black = NULL, *lit = NULL, *joined = NULL, *cast = NULL, *copy = NULL;
     int result = -1;
     if (vips_black(&black, width, height, "bands", 3, NULL) != 0) goto done;
@@ -199,7 +200,7 @@ static inline int feeds_vips_save_oriented_jpeg(const char *path, int width, int
     if (vips_copy(cast, &copy, NULL) != 0) goto done;
     vips_image_set_int(copy, VIPS_META_ORIENTATION, orientation);
     vips_image_set_string(copy, "exif-ifd3-GPSLatitudeRef", "N");
-    result = vips_jpegsave(copy, path, "Q", 95, NULL);
+    result = vips_image_write_to_file(copy, path, NULL);
 done:
     if (result != 0) vips_error_clear();
     if (black) g_object_unref(black);

@@ -1,63 +1,24 @@
 import FeedsCore
 import Foundation
 
-/// What of a JPEG may leave the server: its pixels, exactly as they came (nothing is decoded or
-/// re-encoded), the ICC profile, the Adobe colour transform, and the orientation. Gone: EXIF
-/// (GPS, camera serials, maker notes, times), XMP, IPTC, comments, multi-picture data and
-/// anything after the end of the image (where phones keep depth maps and second images).
-public enum JPEGMetadata {
-    /// A part of the stripped file: bytes of the original, or bytes made here.
-    public enum Piece: Equatable, Sendable {
-        case original(Range<Int>)
-        case made([UInt8])
-    }
+/// A JPEG's metadata (`ImageMetadata`): it keeps JFIF, the ICC profile, Adobe's colour transform,
+/// every table and scan, and an EXIF of the orientation alone; EXIF, XMP, IPTC, comments, other
+/// APPn segments, multi-picture data and anything after the end of the image (where phones keep
+/// depth maps and second images) go.
+enum JPEGMetadata {
+    typealias Piece = ImageMetadata.Piece
 
     /// The pieces of `jpeg` stripped, in order; nil when there is nothing to strip.
-    ///
-    /// - Throws: `FeedsError.input` when the structure before the image data is broken (a segment
-    ///   running past the end): what it holds cannot be told apart, so it is not stored.
-    public static func strip(_ jpeg: Data) throws -> [Piece]? {
+    static func strip(_ jpeg: Data) throws -> [Piece]? {
         try jpeg.withUnsafeBytes { raw in
             var reader = Segments(bytes: raw.bindMemory(to: UInt8.self))
             return try reader.strip()
         }
     }
 
-    /// The EXIF orientation a segment's TIFF data (after `Exif\0\0`) holds in IFD0, if any.
-    static func orientation(tiff: UnsafeBufferPointer<UInt8>.SubSequence) -> UInt16? {
-        let bytes = Array(tiff)
-        guard bytes.count >= 8 else { return nil }
-        let little = bytes[0] == 0x49 && bytes[1] == 0x49
-        guard little || (bytes[0] == 0x4D && bytes[1] == 0x4D) else { return nil }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= bytes.count else { return nil }
-            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let high = u16(little ? at + 2 : at), let low = u16(little ? at : at + 2) else { return nil }
-            return high << 16 | low
-        }
-        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
-        for entry in 0..<min(count, 1000) {
-            let at = ifd + 2 + entry * 12
-            guard let tag = u16(at) else { return nil }
-            // Orientation is a SHORT, its value in the first two bytes of the entry's value field.
-            if tag == 0x0112, u16(at + 2) == 3, let value = u16(at + 8), (1...8).contains(value) { return UInt16(value) }
-        }
-        return nil
-    }
-
-    /// An APP1 segment holding only `orientation`: `Exif\0\0`, a big-endian TIFF header, and an
-    /// IFD0 of one entry.
+    /// An APP1 segment holding only `orientation`.
     static func exifSegment(orientation: UInt16) -> [UInt8] {
-        let tiff: [UInt8] = [
-            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // MM, 42, IFD0 at 8
-            0x00, 0x01,  // one entry
-            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // Orientation, SHORT, one value
-            UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0x00, 0x00,
-            0x00, 0x00, 0x00, 0x00,  // no next IFD
-        ]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let payload = Array("Exif".utf8) + [0, 0] + EXIFOrientation.tiff(orientation)
         let length = payload.count + 2
         return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
     }
@@ -109,7 +70,7 @@ private struct Segments {
             } else {
                 stripped = true
                 if marker == 0xE1, payload.starts(with: Self.exif), orientation == nil {
-                    orientation = JPEGMetadata.orientation(tiff: payload.dropFirst(Self.exif.count))
+                    orientation = EXIFOrientation.read(payload.dropFirst(Self.exif.count))
                 }
             }
             at = end
@@ -136,7 +97,7 @@ private struct Segments {
     /// Whether an APP1 payload is exactly the EXIF a strip writes: the orientation alone.
     private func isBareOrientation(_ payload: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
         guard payload.starts(with: Self.exif),
-            let orientation = JPEGMetadata.orientation(tiff: payload.dropFirst(Self.exif.count))
+            let orientation = EXIFOrientation.read(payload.dropFirst(Self.exif.count))
         else { return false }
         return payload.elementsEqual(JPEGMetadata.exifSegment(orientation: orientation).dropFirst(4))
     }
@@ -188,7 +149,5 @@ private struct Segments {
         return result
     }
 
-    private func broken(_ why: String) -> FeedsError {
-        FeedsError.input("the JPEG's structure is broken (\(why)), so its metadata cannot be removed")
-    }
+    private func broken(_ why: String) -> FeedsError { ImageMetadata.broken("JPEG", why) }
 }

@@ -4,14 +4,15 @@ import FeedsMedia
 import Foundation
 
 /// Takes location and identifying metadata out of an uploaded photo before it is stored, without
-/// touching its pixels (`JPEGMetadata`): the file is rewritten in place, with its new size and hash.
+/// touching its pixels (`ImageMetadata`): the file is rewritten in place, with its new size and hash.
 package enum MetadataStripper {
-    /// `file` without its metadata: the same file when there is none (or it is not a JPEG).
+    /// `file` without its metadata: the same file when there is none (or its type is not one of
+    /// `ImageMetadata.strippedTypes`).
     package static func strip(_ file: LocalFile) throws -> LocalFile {
-        guard file.mimeType == "image/jpeg" else { return file }
+        guard ImageMetadata.strippedTypes.contains(file.mimeType) else { return file }
         // Mapped: a large photo is read from the page cache, not copied into memory.
         let original = try Data(contentsOf: file.url, options: .alwaysMapped)
-        guard let pieces = try JPEGMetadata.strip(original) else { return file }
+        guard let pieces = try ImageMetadata.strip(original, mimeType: file.mimeType) else { return file }
         let rewritten = file.url.appendingPathExtension("stripped")
         guard FileManager.default.createFile(atPath: rewritten.path, contents: nil) else {
             throw FeedsError(.internal, "could not write \(rewritten.lastPathComponent)")
