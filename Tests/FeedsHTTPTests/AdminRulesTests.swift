@@ -19,10 +19,16 @@ import Testing
         ["file_upload_config", "image_upload_config"].flatMap { config in
             ["allowed_file_extensions", "blocked_file_extensions", "allowed_mime_types", "blocked_mime_types", "size_limit"]
                 .map { "\(config).\($0)" }
-        } + ["cdn_expiration_seconds"]
+        } + ["cdn_expiration_seconds", "strip_image_metadata"]
 
-    /// An input's value attribute, unescaped.
+    /// An input's value attribute, unescaped; a select's selected option.
     func value(of name: String, in page: TestServer.Reply) throws -> String {
+        if let select = page.text.range(of: "<select id=\"\(name)\" name=\"\(name)\">") {
+            let options = page.text[select.upperBound...]
+            let selected = try #require(options.range(of: "\" selected>"), "nothing selected in \(name)")
+            let quote = try #require(options[..<selected.lowerBound].lastIndex(of: "\""))
+            return String(options[options.index(after: quote)..<selected.lowerBound])
+        }
         let marker = "name=\"\(name)\" value=\""
         let start = try #require(page.text.range(of: marker), "no field \(name)").upperBound
         return String(page.text[start...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
@@ -52,9 +58,19 @@ import Testing
             #expect(page.text.contains("image_upload_config.size_limit: 0 → 1000"))
             #expect(page.text.contains("API, server token"))
             #expect(try value(of: "image_upload_config.size_limit", in: page) == "1000")
+            // Photo metadata is a choice of two; another value is refused with the field named.
+            #expect(try value(of: "strip_image_metadata", in: page) == "on")
+            let keep = try await client.post("/admin/rules", try await form(client, ["strip_image_metadata": "off"]))
+            #expect(keep.status == 303, "\(keep.text)")
+            #expect(try await server.api(.GET, "/app", as: "alice").body["app"]["strip_image_metadata"] == .bool(false))
+            let kept = try await client.get("/admin/rules")
+            #expect(kept.text.contains("strip_image_metadata: true → false"))
+            #expect(try value(of: "strip_image_metadata", in: kept) == "off")
+            let odd = try await client.post("/admin/rules", try await form(client, ["strip_image_metadata": "maybe"]))
+            #expect(odd.status == 400 && odd.text.contains("strip_image_metadata is on or off"), "\(odd.text.prefix(300))")
             // Saving the form as it is changes nothing, and writes no audit line.
             #expect(try await client.post("/admin/rules", try await form(client)).location == "/admin/rules?unchanged=1")
-            #expect(try await server.number("SELECT count(*)::int FROM app_settings_audit") == 2)
+            #expect(try await server.number("SELECT count(*)::int FROM app_settings_audit") == 3)
         }
     }
 

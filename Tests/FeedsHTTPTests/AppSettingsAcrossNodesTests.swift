@@ -94,7 +94,7 @@ import Testing
             let set = try await FeedsExecutable.run(
                 [
                     "app", "set", "--blocked-file-extensions", "exe,.BAT", "--image-allowed-mime-types", "image/png,image/jpeg",
-                    "--file-size-limit", "10MB", "--cdn-expiration", "7d",
+                    "--file-size-limit", "10MB", "--cdn-expiration", "7d", "--strip-image-metadata", "off",
                 ] + credentials)
             #expect(set.status == 0, "\(set.stderr)")
             #expect(set.stdout.contains(".exe .bat"), "\(set.stdout)")
@@ -102,12 +102,14 @@ import Testing
             #expect(set.stdout.contains("10 MB"))
             #expect(set.stdout.contains("100 MB (default)"))
             #expect(set.stdout.contains("7 days (604800 s)"))
+            #expect(set.stdout.contains("Photo metadata (strip_image_metadata): off, stored as sent"), "\(set.stdout)")
 
             let app = try await server.api(.GET, "/app", as: nil).body["app"]
             #expect(app["file_upload_config"]["blocked_file_extensions"] == .array([.string("exe"), .string("bat")]))
             #expect(app["file_upload_config"]["size_limit"].int == 10 << 20)
             #expect(app["image_upload_config"]["allowed_mime_types"] == .array([.string("image/png"), .string("image/jpeg")]))
             #expect(app["cdn_expiration_seconds"].int == 604_800)
+            #expect(app["strip_image_metadata"] == .bool(false))
 
             let show = try await FeedsExecutable.run(["app", "show"] + credentials)
             #expect(show.status == 0, "\(show.stderr)")

@@ -59,4 +59,30 @@ import Testing
             #expect(right > 230 && left < 25, "left \(left), right \(right)")
         }
     }
+
+    /// With `strip_image_metadata` off (an app setting of this server), a photo is stored as sent.
+    @Test func anAppMayKeepPhotosAsSent() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("photo.jpg").path
+        try Vips.start()
+        try #require(feeds_vips_save_oriented(photo, 40, 20, 6) == 0)
+        let sent = try Data(contentsOf: URL(fileURLWithPath: photo))
+
+        try await TestServer.run { server in
+            #expect(try await server.api(.GET, "/app", as: "alice").body["app"]["strip_image_metadata"] == .bool(true))
+            let refused = try await server.api(.PATCH, "/app", as: nil, json: #"{"strip_image_metadata":"no"}"#)
+            #expect(refused.status == 400, "\(refused.text)")
+            try await server.changeApp(#"{"strip_image_metadata":false}"#)
+            #expect(try await server.api(.GET, "/app", as: "alice").body["app"]["strip_image_metadata"] == .bool(false))
+
+            var form = MultipartForm()
+            form.add("file", fileName: "IMG_0002.jpg", sent)
+            let reply = try await server.upload("/uploads/image", as: "alice", form: form)
+            #expect(reply.status == 201, "\(reply.text)")
+            let stored = try await server.fetch(try #require(reply.body["file"].string))
+            #expect(stored.data == sent, "stored byte for byte")
+        }
+    }
 }

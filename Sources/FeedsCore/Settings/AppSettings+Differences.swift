@@ -23,6 +23,9 @@ extension AppSettings {
         if cdnExpirationSeconds != next.cdnExpirationSeconds {
             lines.append("cdn_expiration_seconds: \(cdnExpirationSeconds) → \(next.cdnExpirationSeconds)")
         }
+        if stripImageMetadata != next.stripImageMetadata {
+            lines.append("strip_image_metadata: \(stripImageMetadata) → \(next.stripImageMetadata)")
+        }
         return lines
     }
 

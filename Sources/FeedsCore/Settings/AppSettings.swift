@@ -7,6 +7,8 @@ public struct AppSettings: Sendable, Equatable {
     public var imageUploads: UploadRules
     /// How long a signed URL handed out now stays valid.
     public var cdnExpirationSeconds: Int
+    /// Whether uploaded photos are stored without their location and identifying metadata.
+    public var stripImageMetadata: Bool
     /// Bumped by every change; a node keeps the highest it has seen.
     public var version: Int64
 
@@ -15,14 +17,18 @@ public struct AppSettings: Sendable, Equatable {
     /// The default: 14 days, the longest.
     public static let defaultCDNExpirationSeconds = 1_209_600
 
-    /// What a new app starts with: everything allowed, 100 MB, 14-day URLs.
+    /// What a new app starts with: everything allowed, 100 MB, 14-day URLs, photos stripped.
     public static let defaults = AppSettings(
         fileUploads: .open, imageUploads: .open, cdnExpirationSeconds: defaultCDNExpirationSeconds, version: 0)
 
-    public init(fileUploads: UploadRules, imageUploads: UploadRules, cdnExpirationSeconds: Int, version: Int64) {
+    public init(
+        fileUploads: UploadRules, imageUploads: UploadRules, cdnExpirationSeconds: Int, stripImageMetadata: Bool = true,
+        version: Int64
+    ) {
         self.fileUploads = fileUploads
         self.imageUploads = imageUploads
         self.cdnExpirationSeconds = cdnExpirationSeconds
+        self.stripImageMetadata = stripImageMetadata
         self.version = version
     }
 

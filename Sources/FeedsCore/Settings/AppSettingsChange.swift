@@ -51,18 +51,23 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
     public var fileUploads: Rules?
     public var imageUploads: Rules?
     public var cdnExpirationSeconds: Int?
+    public var stripImageMetadata: Bool?
 
     /// As `PATCH /app` takes it.
     enum CodingKeys: String, CodingKey {
         case fileUploads = "file_upload_config"
         case imageUploads = "image_upload_config"
         case cdnExpirationSeconds = "cdn_expiration_seconds"
+        case stripImageMetadata = "strip_image_metadata"
     }
 
-    public init(fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil) {
+    public init(
+        fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil, stripImageMetadata: Bool? = nil
+    ) {
         self.fileUploads = fileUploads
         self.imageUploads = imageUploads
         self.cdnExpirationSeconds = cdnExpirationSeconds
+        self.stripImageMetadata = stripImageMetadata
     }
 
     /// Validates the whole change before any of it applies; throws a 400 naming the field.
@@ -88,6 +93,7 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
             }
             settings.cdnExpirationSeconds = seconds
         }
+        if let strip = stripImageMetadata { settings.stripImageMetadata = strip }
         return settings
     }
 }

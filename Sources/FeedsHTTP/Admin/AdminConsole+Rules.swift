@@ -59,6 +59,18 @@ extension AdminConsole {
             </fieldset>
             """
         }
+        func stripChoice(_ value: String) -> HTML {
+            func option(_ choice: String, _ text: String) -> HTML {
+                "<option value=\"\(choice)\"\(choice == value ? HTML(" selected") : "")>\(text)</option>"
+            }
+            return """
+                <label for="\(RulesForm.strip)">Photo metadata</label>
+                <select id="\(RulesForm.strip)" name="\(RulesForm.strip)">
+                \(option("on", "Strip location and identifying metadata"))\(option("off", "Keep photos as sent"))
+                </select>
+                <p class="hint">JPEG, PNG and WebP uploads lose GPS, camera serials, XMP and comments; pixels, colour profile and orientation stay.</p>
+                """
+        }
         let audit = try await store.settingsAudit(limit: 50, logger: admin.logger)
         let rows: [HTML] = audit.map { entry in
             let changes: [HTML] = entry.changes.map { "<li>\($0)</li>" }
@@ -79,6 +91,7 @@ extension AdminConsole {
                 \(fieldset("image_upload_config", "Images"))
                 </div>
                 \(input(RulesForm.expiration, "URL lifetime (seconds)", hint: "How long handed-out URLs stay valid: 14400 (4 hours) to 1209600 (14 days)."))
+                \(stripChoice(form.values[RulesForm.strip] ?? "on"))
                 <p><button type="submit">Save rules</button></p>
                 </form>
                 <h2>Changes</h2>

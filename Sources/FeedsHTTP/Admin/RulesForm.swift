@@ -7,8 +7,10 @@ struct RulesForm: Sendable {
     static let configs = ["file_upload_config", "image_upload_config"]
     static let lists = ["allowed_file_extensions", "blocked_file_extensions", "allowed_mime_types", "blocked_mime_types"]
     static let expiration = "cdn_expiration_seconds"
+    /// `on` or `off`.
+    static let strip = "strip_image_metadata"
     /// Every field of the form but the version.
-    static let fields = configs.flatMap { config in (lists + ["size_limit"]).map { "\(config).\($0)" } } + [expiration]
+    static let fields = configs.flatMap { config in (lists + ["size_limit"]).map { "\(config).\($0)" } } + [expiration, strip]
 
     var values: [String: String]
     /// The settings version the form was filled from; saving over a newer one is refused.
@@ -26,6 +28,7 @@ struct RulesForm: Sendable {
             values["\(config).size_limit"] = String(rules.sizeLimit)
         }
         values[Self.expiration] = String(settings.cdnExpirationSeconds)
+        values[Self.strip] = settings.stripImageMetadata ? "on" : "off"
         version = settings.version
     }
 
@@ -33,6 +36,9 @@ struct RulesForm: Sendable {
     init(_ form: FormFields) throws(FeedsError) {
         values = [:]
         for field in Self.fields { values[field] = try form.required(field) }
+        guard ["on", "off"].contains(values[Self.strip]) else {
+            throw FeedsError.input("\(Self.strip) is on or off", field: Self.strip)
+        }
         guard let version = Int64(try form.required("version")) else {
             throw FeedsError.input("the field version is not a number", field: "version")
         }
@@ -51,7 +57,8 @@ struct RulesForm: Sendable {
         }
         return AppSettingsChange(
             fileUploads: rules("file_upload_config"), imageUploads: rules("image_upload_config"),
-            cdnExpirationSeconds: Self.number(values[Self.expiration]).map { Int(clamping: $0) })
+            cdnExpirationSeconds: Self.number(values[Self.expiration]).map { Int(clamping: $0) },
+            stripImageMetadata: values[Self.strip] == "on")
     }
 
     /// A list typed with commas, spaces or new lines between entries.

@@ -2,7 +2,7 @@ import FeedsAPI
 import FeedsCore
 
 extension Wire {
-    /// The app settings in Stream's shape: the three settings this server implements, and fixed
+    /// The app settings in Stream's shape: the settings this server implements, and fixed
     /// values for the fields the shape requires but this server has no use for.
     static func app(_ settings: AppSettings) -> Components.Schemas.AppResponseFields {
         .init(
@@ -22,6 +22,7 @@ extension Wire {
                 apn: .init(development: false, enabled: false), firebase: .init(enabled: false),
                 huawei: .init(enabled: false), offlineOnly: false, version: "v3", xiaomi: .init(enabled: false)),
             remindersInterval: 0, snsKey: "", snsSecret: "", snsTopicArn: "", sqsKey: "", sqsSecret: "", sqsUrl: "",
+            stripImageMetadata: settings.stripImageMetadata,
             suspended: false, suspendedExplanation: "", useHookV2: false, userResponseTimeEnabled: false,
             userSearchDisallowedRoles: [], webhookEvents: [], webhookUrl: ""
         )

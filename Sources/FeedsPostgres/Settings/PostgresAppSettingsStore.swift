@@ -38,7 +38,8 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                 UPDATE app_settings SET version = \(next.version),
                     file_upload_config = \(try JSONText.encode(next.fileUploads))::jsonb,
                     image_upload_config = \(try JSONText.encode(next.imageUploads))::jsonb,
-                    cdn_expiration_seconds = \(next.cdnExpirationSeconds), updated_at = now()
+                    cdn_expiration_seconds = \(next.cdnExpirationSeconds),
+                    strip_image_metadata = \(next.stripImageMetadata), updated_at = now()
                 WHERE app_id = 1
                 """,
                 logger: logger
@@ -60,17 +61,18 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
         let rows = try await connection.query(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT version, file_upload_config::text, image_upload_config::text, cdn_expiration_seconds
+                    SELECT version, file_upload_config::text, image_upload_config::text, cdn_expiration_seconds,
+                        strip_image_metadata
                     FROM app_settings WHERE app_id = 1\(lock)
                     """),
             logger: logger
         )
-        for try await (version, file, image, seconds) in rows.decode((Int64, String, String, Int).self) {
+        for try await (version, file, image, seconds, strip) in rows.decode((Int64, String, String, Int, Bool).self) {
             let decoder = JSONDecoder()
             return AppSettings(
                 fileUploads: try decoder.decode(UploadRules.self, from: Data(file.utf8)),
                 imageUploads: try decoder.decode(UploadRules.self, from: Data(image.utf8)),
-                cdnExpirationSeconds: seconds, version: version
+                cdnExpirationSeconds: seconds, stripImageMetadata: strip, version: version
             )
         }
         throw FeedsError(.internal, "the app_settings row is missing; run feeds migrate")

@@ -52,7 +52,7 @@ package enum FileChecker {
         }
         // Stored without location or identifying metadata; the orientation stays.
         do {
-            checked.file = try MetadataStripper.strip(checked.file)
+            if settings.stripImageMetadata { checked.file = try MetadataStripper.strip(checked.file) }
         } catch let error as FeedsError where error.kind == .input {
             throw FeedsError.input("\(received.fileName): \(error.message)", field: field)
         }

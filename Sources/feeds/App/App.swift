@@ -47,6 +47,10 @@ struct App: AsyncParsableCommand {
         @Option(name: .customLong("image-size-limit")) var imageSizeLimit: String?
         @Option(name: .customLong("cdn-expiration"), help: "How long handed-out URLs stay valid, e.g. 7d.")
         var cdnExpiration: String?
+        @Option(
+            name: .customLong("strip-image-metadata"),
+            help: "on: store photos without location and identifying metadata (the default); off: as sent.")
+        var stripImageMetadata: String?
         @OptionGroup var server: ServerOptions
 
         func run() async throws {
@@ -73,7 +77,13 @@ struct App: AsyncParsableCommand {
             )
             return AppSettingsChange(
                 fileUploads: file == .init() ? nil : file, imageUploads: image == .init() ? nil : image,
-                cdnExpirationSeconds: try cdnExpiration.map { try SettingsText.seconds($0, option: "--cdn-expiration") }
+                cdnExpirationSeconds: try cdnExpiration.map { try SettingsText.seconds($0, option: "--cdn-expiration") },
+                stripImageMetadata: try stripImageMetadata.map { text in
+                    guard let on = ["on": true, "off": false][text] else {
+                        throw ValidationError("--strip-image-metadata is on or off, not \(text)")
+                    }
+                    return on
+                }
             )
         }
 

@@ -64,17 +64,19 @@ private struct AppEnvelope: Decodable {
         var fileUploadConfig: UploadRules
         var imageUploadConfig: UploadRules
         var cdnExpirationSeconds: Int
+        var stripImageMetadata: Bool?
 
         var settings: AppSettings {
             AppSettings(
                 fileUploads: fileUploadConfig, imageUploads: imageUploadConfig, cdnExpirationSeconds: cdnExpirationSeconds,
-                version: 0)
+                stripImageMetadata: stripImageMetadata ?? true, version: 0)
         }
 
         enum CodingKeys: String, CodingKey {
             case fileUploadConfig = "file_upload_config"
             case imageUploadConfig = "image_upload_config"
             case cdnExpirationSeconds = "cdn_expiration_seconds"
+            case stripImageMetadata = "strip_image_metadata"
         }
     }
     var app: Fields

@@ -27,6 +27,9 @@ enum SettingsTable {
         }
         lines.append("")
         lines.append("URL lifetime (cdn_expiration_seconds): " + SettingsText.duration(settings.cdnExpirationSeconds))
+        lines.append(
+            "Photo metadata (strip_image_metadata): "
+                + (settings.stripImageMetadata ? "on, stored without location and identifying metadata" : "off, stored as sent"))
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
     }
 
