@@ -84,13 +84,6 @@ public final class FeedsNode: Sendable {
         throw NodeExited(status: -1)
     }
 
-    /// The node's resident memory in kB (`VmRSS`), or nil once it has ended.
-    public var residentKilobytes: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
-    }
-
     /// Stops the node (SIGTERM, a graceful shutdown) and removes its files.
     public func stop() {
         if exit.value.withLock({ $0 }) == nil { kill(pid, SIGTERM) }

@@ -44,7 +44,7 @@ public final class DatabaseProbe: Service, Sendable {
         guard target != nil else { return }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                if let answered = await self.probe() {
+                if let answered = await self.probe(), !Task.isCancelled {
                     let was = self.down.exchange(!answered, ordering: .relaxed)
                     if was != !answered {
                         if answered {
@@ -86,10 +86,12 @@ public final class DatabaseProbe: Service, Sendable {
             }
         } catch is ProbeTookLong {
             return nil
+        } catch is CancellationError {
+            return nil  // the server is stopping: no news of the database
         } catch let error as ChannelError where error == .connectTimeout(TimeAmount(limit)) {
             return nil
         } catch {
-            return false
+            return Task.isCancelled ? nil : false
         }
     }
 
