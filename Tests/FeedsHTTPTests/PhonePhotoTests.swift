@@ -11,13 +11,25 @@ import Testing
 /// a GPS tag, white on top. It is stored without the GPS tag, its attachment says the size it is
 /// shown at, and its thumbnail comes upright.
 @Suite struct PhonePhotoTests {
-    @Test(arguments: Backend.allCases) func aSidewaysPhotoIsShownUpright(backend: Backend) async throws {
+    /// A directory of its own for a test's files.
+    static func scratch() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        return directory
+    }
+
+    /// The sideways photo, written in `directory`; its path.
+    static func phonePhoto(in directory: URL) throws -> String {
         let photo = directory.appendingPathComponent("photo.jpg").path
         try Vips.start()
         try #require(feeds_vips_save_oriented(photo, 40, 20, 6) == 0)
+        return photo
+    }
+
+    @Test(arguments: Backend.allCases) func aSidewaysPhotoIsShownUpright(backend: Backend) async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.phonePhoto(in: directory)
 
         try await TestServer.run(backend: backend) { server in
             var form = MultipartForm()
@@ -62,12 +74,9 @@ import Testing
 
     /// With `strip_image_metadata` off (an app setting of this server), a photo is stored as sent.
     @Test func anAppMayKeepPhotosAsSent() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let photo = directory.appendingPathComponent("photo.jpg").path
-        try Vips.start()
-        try #require(feeds_vips_save_oriented(photo, 40, 20, 6) == 0)
+        let photo = try Self.phonePhoto(in: directory)
         let sent = try Data(contentsOf: URL(fileURLWithPath: photo))
 
         try await TestServer.run { server in
