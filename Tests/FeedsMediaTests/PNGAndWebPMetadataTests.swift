@@ -88,11 +88,27 @@ import Testing
         let path = samples.path("cut.webp")
         try #require(feeds_vips_save_oriented(path, 16, 8, 6) == 0)
         let webp = try Data(contentsOf: URL(fileURLWithPath: path))
+        let jpegPath = samples.path("mutated.jpg")
+        try #require(feeds_vips_save_oriented(jpegPath, 16, 8, 6) == 0)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
         for (file, type) in [(png, "image/png"), (webp, "image/webp")] {
             for length in 0...file.count {
                 let cut = file.prefix(length)
                 guard let pieces = try? ImageMetadata.strip(cut, mimeType: type) else { continue }
                 #expect(!contains(ImageMetadata.apply(pieces, to: Data(cut)), "secret"), "\(type) cut at \(length)")
+            }
+        }
+        // Hostile bytes anywhere (lengths, sizes, types, markers): refused or stripped, never a
+        // read past the end or a trap. The pieces of a result always lie within the file.
+        var random = SeededRandom(seed: 34)
+        for (file, type) in [(png, "image/png"), (webp, "image/webp"), (jpeg, "image/jpeg")] {
+            for _ in 0..<400 {
+                var mutated = file
+                for _ in 0...Int.random(in: 0...3, using: &random) {
+                    mutated[Int.random(in: 0..<mutated.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+                guard let pieces = try? ImageMetadata.strip(mutated, mimeType: type) else { continue }
+                for case .original(let range) in pieces { #expect(range.upperBound <= mutated.count, "\(type)") }
             }
         }
     }

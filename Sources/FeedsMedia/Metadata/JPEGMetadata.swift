@@ -56,11 +56,15 @@ private struct Segments {
                 at = markerAt + 2
                 continue
             }
-            guard markerAt + 4 <= bytes.count else { throw broken("it ends inside a segment's length") }
+            guard markerAt + 4 <= bytes.count else {
+                // Cut off inside a marker's length: what is left is no metadata.
+                keep(markerAt..<bytes.count)
+                return finish(orientation)
+            }
             let length = Int(bytes[markerAt + 2]) << 8 | Int(bytes[markerAt + 3])
-            let end = markerAt + 2 + length
-            guard length >= 2, end <= bytes.count else { throw broken("a segment runs past the end of the file") }
-            let payload = bytes[(markerAt + 4)..<end]
+            guard length >= 2 else { throw broken("a segment is shorter than its own length") }
+            let end = min(markerAt + 2 + length, bytes.count)  // a file cut off keeps what it has
+            let payload = bytes[(markerAt + 4)..<max(markerAt + 4, end)]
             if keeps(marker, payload) {
                 keep(markerAt..<end)
             } else if marker == 0xE1, isBareOrientation(payload) {

@@ -17,14 +17,16 @@ enum PNGMetadata {
         var stripped = false
         var orientationKept = false
         while at < png.count {
-            guard at + 12 <= png.count else { throw ImageMetadata.broken("PNG", "it ends inside a chunk") }
+            guard at + 8 <= png.count else {
+                // Cut off inside a chunk's length or type: what is left is no metadata.
+                pieces.keep(at..<png.count)
+                break
+            }
             let length = png.bigEndian32(at)
             let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
-            let end = at + 12 + length
-            guard length <= Int(Int32.max), end <= png.count else {
-                throw ImageMetadata.broken("PNG", "a chunk runs past the end of the file")
-            }
-            let data = png[(at + 8)..<(at + 8 + length)]
+            // A file cut off keeps what it has (a chunk of metadata cut off still goes).
+            let end = min(at + 12 + length, png.count)
+            let data = png[(at + 8)..<min(at + 8 + length, png.count)]
             if type == "eXIf", Array(data) == EXIFOrientation.tiff(EXIFOrientation.read(data) ?? 0) {
                 orientationKept = true  // what a strip leaves
                 pieces.keep(at..<end)

@@ -9,19 +9,21 @@ enum WebPMetadata {
         guard webp.count >= 12, webp.prefix(4) == Data("RIFF".utf8), webp[8..<12] == Data("WEBP".utf8) else {
             throw ImageMetadata.broken("WebP", "it does not start as a WebP")
         }
-        let end = 8 + webp.littleEndian32(4)
-        guard end <= webp.count else { throw ImageMetadata.broken("WebP", "its RIFF size runs past the end of the file") }
+        // A file cut off keeps what it has (a chunk of metadata cut off still goes).
+        let end = min(8 + webp.littleEndian32(4), webp.count)
         var pieces = Pieces()
         var stripped = end < webp.count
         var flagsAt: Int?
         var at = 12
         while at < end {
-            guard at + 8 <= end else { throw ImageMetadata.broken("WebP", "it ends inside a chunk header") }
+            guard at + 8 <= end else {
+                pieces.keep(at..<end)
+                break
+            }
             let type = String(decoding: webp[at..<(at + 4)], as: UTF8.self)
             let size = webp.littleEndian32(at + 4)
             let next = at + 8 + size + size % 2
-            guard at + 8 + size <= end else { throw ImageMetadata.broken("WebP", "a chunk runs past the end of the file") }
-            let payload = webp[(at + 8)..<(at + 8 + size)]
+            let payload = webp[(at + 8)..<min(at + 8 + size, end)]
             switch type {
             case "EXIF":
                 // Some writers put JPEG's `Exif\0\0` before the TIFF data.
