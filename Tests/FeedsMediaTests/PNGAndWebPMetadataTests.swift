@@ -113,3 +113,17 @@ import Testing
         }
     }
 }
+
+extension ImageMetadata {
+    /// The pieces applied to `original`: the stripped file's bytes.
+    static func apply(_ pieces: [Piece], to original: Data) -> Data {
+        var out = Data()
+        for piece in pieces {
+            switch piece {
+            case .original(let range): out.append(original[range])
+            case .made(let bytes): out.append(contentsOf: bytes)
+            }
+        }
+        return out
+    }
+}

@@ -31,18 +31,6 @@ public enum ImageMetadata {
         }
     }
 
-    /// The pieces applied to `original`: the stripped file's bytes (for tests and small files).
-    public static func apply(_ pieces: [Piece], to original: Data) -> Data {
-        var out = Data()
-        for piece in pieces {
-            switch piece {
-            case .original(let range): out.append(original[range])
-            case .made(let bytes): out.append(contentsOf: bytes)
-            }
-        }
-        return out
-    }
-
     static func broken(_ format: String, _ why: String) -> FeedsError {
         FeedsError.input("the \(format)'s structure is broken (\(why)), so its metadata cannot be removed")
     }

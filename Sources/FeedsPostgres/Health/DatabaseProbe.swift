@@ -88,7 +88,7 @@ public final class DatabaseProbe: Service, Sendable {
             return nil
         } catch is CancellationError {
             return nil  // the server is stopping: no news of the database
-        } catch let error as ChannelError where error == .connectTimeout(TimeAmount(limit)) {
+        } catch ChannelError.connectTimeout {
             return nil
         } catch {
             return Task.isCancelled ? nil : false
