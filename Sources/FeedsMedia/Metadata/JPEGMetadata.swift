@@ -28,7 +28,7 @@ enum JPEGMetadata {
 /// data of each scan up to the next marker.
 private struct Segments {
     let bytes: UnsafeBufferPointer<UInt8>
-    var pieces: [JPEGMetadata.Piece] = []
+    var pieces = Pieces()
     var stripped = false
     var orientationKept = false
 
@@ -126,22 +126,15 @@ private struct Segments {
         return bytes.count
     }
 
-    private mutating func keep(_ range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        if case .original(let last) = pieces.last, last.upperBound == range.lowerBound {
-            pieces[pieces.count - 1] = .original(last.lowerBound..<range.upperBound)
-        } else {
-            pieces.append(.original(range))
-        }
-    }
+    private mutating func keep(_ range: Range<Int>) { pieces.keep(range) }
 
     /// The pieces, with the orientation put back right after SOI; nil when nothing was dropped.
     private func finish(_ orientation: UInt16?) -> [JPEGMetadata.Piece]? {
         guard stripped else { return nil }
-        guard !orientationKept, let orientation, orientation != 1 else { return pieces }
+        guard !orientationKept, let orientation, orientation != 1 else { return pieces.list }
         // Right after SOI and any JFIF APP0, where readers look for EXIF.
-        var result = pieces
-        guard case .original(let first) = result[0] else { return pieces }
+        var result = pieces.list
+        guard case .original(let first) = result[0] else { return pieces.list }
         var split = 2
         if bytes.count > 4, bytes[2] == 0xFF, bytes[3] == 0xE0, first.upperBound >= 6 {
             split = min(first.upperBound, 4 + (Int(bytes[4]) << 8 | Int(bytes[5])))

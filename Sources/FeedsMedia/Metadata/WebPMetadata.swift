@@ -14,6 +14,7 @@ enum WebPMetadata {
         var pieces = Pieces()
         var stripped = end < webp.count
         var flagsAt: Int?
+        var keptEXIF = false
         var at = 12
         while at < end {
             guard at + 8 <= end else {
@@ -31,10 +32,12 @@ enum WebPMetadata {
                 let orientation = EXIFOrientation.read(tiff)
                 if let orientation, Array(payload) == EXIFOrientation.tiff(orientation) {
                     pieces.keep(at..<min(next, end))  // what a strip leaves
+                    keptEXIF = true
                 } else {
                     stripped = true
                     if let orientation, orientation != 1 {
                         pieces.append(.made(chunk("EXIF", EXIFOrientation.tiff(orientation))))
+                        keptEXIF = true
                     }
                 }
             case "XMP ":
@@ -55,11 +58,6 @@ enum WebPMetadata {
         }
         var result: [ImageMetadata.Piece] = [.made(Array("RIFF".utf8) + UInt32(4 + body).littleEndianBytes + Array("WEBP".utf8))]
         // VP8X's flags say which chunks follow: no XMP now, and EXIF only if the orientation stayed.
-        let keptEXIF = chunks.contains { piece in
-            if case .made(let bytes) = piece { return bytes.starts(with: Array("EXIF".utf8)) }
-            if case .original(let range) = piece { return Self.holds("EXIF", in: webp[range]) }
-            return false
-        }
         for piece in chunks {
             guard let flagsAt, case .original(let range) = piece, range.contains(flagsAt) else {
                 result.append(piece)
@@ -71,17 +69,6 @@ enum WebPMetadata {
                 .filter { if case .original(let r) = $0 { !r.isEmpty } else { true } }
         }
         return result
-    }
-
-    /// Whether the chunks in `bytes` (whole chunks, in order) include one of `type`.
-    static func holds(_ type: String, in bytes: Data) -> Bool {
-        var at = bytes.startIndex
-        while at + 8 <= bytes.endIndex {
-            if String(decoding: bytes[at..<(at + 4)], as: UTF8.self) == type { return true }
-            let size = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
-            at += 8 + size + size % 2
-        }
-        return false
     }
 
     /// A chunk: type, little-endian size, data, a pad byte to an even length.
