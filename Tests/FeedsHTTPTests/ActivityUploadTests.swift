@@ -211,6 +211,7 @@ import Testing
             try Data("x".utf8).write(to: stray)
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: stray.path)
 
+            try await server.waitForStartUpSweep()
             let database = try TestDatabase.serverConfiguration()
             var configuration = database
             configuration.database = try await currentDatabase(server)

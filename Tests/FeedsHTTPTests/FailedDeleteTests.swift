@@ -22,11 +22,7 @@ import Testing
             }
         ) { server in
             let cdn = try #require(store.withLock { $0 })
-            // The server sweeps once as it starts; a sweep of the test's own while that one holds
-            // the sweep would not run. It is over once recorded.
-            try await eventually("the server's start-up sweep") {
-                try await server.number("SELECT count(*)::int FROM gc_runs WHERE trigger = 'schedule'") > 0
-            }
+            try await server.waitForStartUpSweep()
             var form = MultipartForm()
             form.add(
                 "activity",

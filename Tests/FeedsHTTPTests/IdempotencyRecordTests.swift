@@ -75,6 +75,7 @@ import Testing
             try await server.database.query(
                 "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old-1'",
                 logger: TestDatabase.logger)
+            try await server.waitForStartUpSweep()
             var database = try TestDatabase.serverConfiguration()
             database.database = try await currentDatabase(server)
             let report = try await sweepOnce(server.configuration, database: database, logger: TestDatabase.logger)

@@ -46,9 +46,11 @@ extension TestServer {
             "UPDATE cdn_objects SET updated_at = now() - interval '48 hours' WHERE key = \(key)", logger: TestDatabase.logger)
     }
 
-    /// One gc sweep over this server's database and store, as `feeds gc` runs it.
+    /// One gc sweep over this server's database and store, as `feeds gc` runs it, once the
+    /// server's own start-up sweep is over.
     @discardableResult
     func sweep() async throws -> ObjectSweeper.Report {
+        try await waitForStartUpSweep()
         var database = try TestDatabase.serverConfiguration()
         for try await name in try await self.database.query("SELECT current_database()", logger: TestDatabase.logger)
             .decode(String.self)
@@ -56,6 +58,14 @@ extension TestServer {
             database.database = name
         }
         return try await sweepOnce(configuration, database: database, logger: TestDatabase.logger)
+    }
+
+    /// Waits until the sweep the server runs as it starts is over (it is recorded then): a sweep
+    /// of the test's own while that one holds the sweep's lock would not run. A hang guard.
+    func waitForStartUpSweep() async throws {
+        try await eventually("the server's start-up sweep") {
+            try await number("SELECT count(*)::int FROM gc_runs WHERE trigger = 'schedule'") > 0
+        }
     }
 
     /// Sweeps, as if past the retry delay each time, until no object is left in `deleting`: a
