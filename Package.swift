@@ -54,7 +54,7 @@ let package = Package(
         .systemLibrary(name: "CMagic", path: "Sources/FeedsMedia/CMagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CVips", path: "Sources/FeedsMedia/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "FeedsMedia", dependencies: ["FeedsCore", "CMagic", "CVips"], exclude: ["CMagic", "CVips"]),
-        .systemLibrary(name: "CMalloc", path: "Sources/FeedsHTTP/CMalloc"),
+        .systemLibrary(name: "CMalloc", path: "Sources/FeedsServer/Services/CMalloc"),
         // The attachment lifecycle: ingest checks, the uploader, linking, URL signing, variants, the sweeper.
         .target(
             name: "FeedsUploads",
@@ -91,33 +91,102 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
-        // The API implementation, auth, error mapping, operations routes and buildApplication.
+        // Stream's tokens: verifying JWTs and API keys into a `Principal`.
         .target(
-            name: "FeedsHTTP",
+            name: "FeedsAuth",
+            dependencies: ["FeedsCore", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        // Domain types as Stream's wire shows them: the generated types, and the same JSON
+        // written straight to bytes for the responses and events sent most.
+        .target(
+            name: "FeedsWire",
             dependencies: [
                 "FeedsCore",
-                "FeedsPostgres",
                 "FeedsAPI",
-                "FeedsCDN",
-                "FeedsMedia",
                 "FeedsUploads",
-                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        // The WebSocket side: the hub of watched feeds, the socket server and its upgrade.
+        .target(
+            name: "FeedsRealtime",
+            dependencies: [
+                "FeedsCore",
+                "FeedsAuth",
+                "FeedsWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The admin console: server-rendered pages for upload rules, uploads and storage.
+        .target(
+            name: "FeedsAdmin",
+            dependencies: [
+                "FeedsCore",
+                "FeedsAuth",
+                "FeedsUploads",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The HTTP side: the API implementation, its middlewares and routes, `/cdn`, error mapping.
+        .target(
+            name: "FeedsHTTP",
+            dependencies: [
+                "FeedsCore",
+                "FeedsAPI",
+                "FeedsCDN",
+                "FeedsMedia",
+                "FeedsUploads",
+                "FeedsAuth",
+                "FeedsWire",
+                "FeedsRealtime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            exclude: ["CMalloc"],
             // Served at GET /openapi.yaml; the link points at the root spec.
             resources: [.embedInCode("openapi.yaml")]
+        ),
+        // The composition root: `buildApplication` makes every part from the configuration and
+        // wires them together, with the background services (fan-out, gc, heap trim).
+        .target(
+            name: "FeedsServer",
+            dependencies: [
+                "FeedsCore",
+                "FeedsPostgres",
+                "FeedsCDN",
+                "FeedsUploads",
+                "FeedsAuth",
+                "FeedsRealtime",
+                "FeedsAdmin",
+                "FeedsHTTP",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Services/CMalloc"]
         ),
         // `feeds loadtest`: drives a server over HTTP, measures, and reads every acknowledged write back.
         .target(
@@ -136,7 +205,9 @@ let package = Package(
         .executableTarget(
             name: "feeds",
             dependencies: [
+                "FeedsServer",
                 "FeedsHTTP",
+                "FeedsAuth",
                 "FeedsPostgres",
                 "FeedsLoadTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -154,6 +225,8 @@ let package = Package(
                 "FeedsCore",
                 "FeedsPostgres",
                 "FeedsHTTP",
+                "FeedsServer",
+                "FeedsAuth",
                 "FeedsCDN",
                 "FeedsUploads",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -170,7 +243,8 @@ let package = Package(
         .testTarget(
             name: "FeedsHTTPTests",
             dependencies: [
-                "FeedsHTTP", "FeedsCDN", "FeedsMedia", "CVips", "FeedsUploads", "FeedsTestSupport", "FeedsLoadTest",
+                "FeedsHTTP", "FeedsServer", "FeedsAuth", "FeedsWire", "FeedsRealtime", "FeedsAdmin", "FeedsCDN", "FeedsMedia",
+                "CVips", "FeedsUploads", "FeedsTestSupport", "FeedsLoadTest",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -73,7 +73,9 @@ public final class FreezableProxy: Sendable {
     /// Resets every connection open now, and what it held is never passed on: a partition that
     /// ended with the store's sessions lost. New connections are relayed as the proxy is set.
     public func cutConnections() async {
-        let channels = state.channels.withLockedValue { channels in defer { channels = [] }; return channels }
+        let channels = state.channels.withLockedValue { channels in
+            defer { channels = [] }; return channels
+        }
         state.relays.withLockedValue { $0 = [] }
         for channel in channels { try? await channel.close() }
     }
@@ -124,7 +126,9 @@ final class Relay: ChannelInboundHandler, Sendable {
 
     /// Passes on what was held while frozen.
     func release() {
-        for bytes in held.withLockedValue({ held in defer { held = [] }; return held }) {
+        for bytes in held.withLockedValue({ held in
+            defer { held = [] }; return held
+        }) {
             peer.writeAndFlush(bytes, promise: nil)
         }
     }

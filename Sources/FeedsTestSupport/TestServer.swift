@@ -1,7 +1,9 @@
 import AsyncHTTPClient
+import FeedsAuth
 import FeedsCore
 import FeedsHTTP
 import FeedsPostgres
+import FeedsServer
 import Foundation
 import Hummingbird
 import NIOCore

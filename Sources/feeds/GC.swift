@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedsHTTP
+import FeedsServer
 
 /// `feeds gc`: one sweep of abandoned uploads and stray temp files, then exit.
 struct GC: AsyncParsableCommand {

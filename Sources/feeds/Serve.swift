@@ -1,6 +1,8 @@
 import ArgumentParser
+import FeedsAuth
 import FeedsHTTP
 import FeedsPostgres
+import FeedsServer
 import Foundation
 import Hummingbird
 import ServiceLifecycle
@@ -24,20 +26,20 @@ struct Serve: AsyncParsableCommand {
             app = try await buildApplication(
                 configuration, database: database, services: embedded.map { [$0] } ?? [], logger: logger,
                 onServerRunning: { port in
-                let url = "http://\(configuration.host):\(port)"
-                print("Feeds is listening on \(url)")
-                if generated {
-                    print("Development credentials (kept in \(configuration.dataDirectory.path)/credentials.json):")
-                }
-                print("  api key:      \(configuration.apiKey)")
-                print("  server token: \(serverToken)")
-                print("  try: curl '\(url)/api/v2/feeds/activities/query?api_key=\(configuration.apiKey)' \\")
-                print(
-                    "         -H 'Stream-Auth-Type: jwt' -H 'Authorization: \(serverToken)' -H 'Content-Type: application/json' -d '{}'"
-                )
-                // Piped output is block-buffered; the banner must show at once.
-                fflush(nil)
-            },
+                    let url = "http://\(configuration.host):\(port)"
+                    print("Feeds is listening on \(url)")
+                    if generated {
+                        print("Development credentials (kept in \(configuration.dataDirectory.path)/credentials.json):")
+                    }
+                    print("  api key:      \(configuration.apiKey)")
+                    print("  server token: \(serverToken)")
+                    print("  try: curl '\(url)/api/v2/feeds/activities/query?api_key=\(configuration.apiKey)' \\")
+                    print(
+                        "         -H 'Stream-Auth-Type: jwt' -H 'Authorization: \(serverToken)' -H 'Content-Type: application/json' -d '{}'"
+                    )
+                    // Piped output is block-buffered; the banner must show at once.
+                    fflush(nil)
+                },
                 onWebSocketRunning: { port in
                     print("Real time (Stream's client SDKs connect here): ws://\(configuration.host):\(port)/api/v2/connect")
                     fflush(nil)

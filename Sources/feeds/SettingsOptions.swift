@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import FeedsHTTP
 import FeedsPostgres
+import FeedsServer
 import Foundation
 import Logging
 import PostgresNIO

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedsAuth
 import FeedsHTTP
 import Foundation
 

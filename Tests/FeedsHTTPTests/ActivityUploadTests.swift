@@ -7,6 +7,8 @@ import Foundation
 import PostgresNIO
 import Testing
 
+@testable import FeedsServer
+
 @Suite struct ActivityUploadTests {
     static let png = Data(PNGWriter.png(width: 30, height: 20))
 

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsWire
 
 /// The common creates are read from parsed JSON rather than by JSONDecoder: each must come out as
 /// JSONDecoder reads it, and anything else must be left to JSONDecoder.
@@ -39,8 +40,9 @@ import Testing
         var comparable = fast
         comparable.custom = reference.custom
         #expect(comparable == reference)
-        #expect(try fast.custom.map { try FreeForm.object($0.additionalProperties) }
-            == reference.custom.map { try FreeForm.object($0.additionalProperties) })
+        #expect(
+            try fast.custom.map { try FreeForm.object($0.additionalProperties) }
+                == reference.custom.map { try FreeForm.object($0.additionalProperties) })
     }
 
     @Test(arguments: others) func anythingElseIsLeftToJSONDecoder(body: String) throws {

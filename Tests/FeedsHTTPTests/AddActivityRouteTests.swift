@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsWire
 
 /// A JSON create is answered by a hand-written route (`AddActivityRoute`, `JSONWriter`); a
 /// multipart create by the generated handler behind it. Clients must not see the seam.

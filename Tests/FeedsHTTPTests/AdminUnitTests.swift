@@ -2,6 +2,7 @@ import FeedsCore
 import Foundation
 import Testing
 
+@testable import FeedsAdmin
 @testable import FeedsHTTP
 
 /// The console's parts that need no server: escaping, form reading, the sign-in slow-down.

@@ -4,6 +4,8 @@ import Foundation
 import JWTKit
 import Testing
 
+@testable import FeedsAuth
+
 @Suite struct AuthTests {
     /// Sends a query with exactly the given credentials.
     func query(_ server: TestServer, apiKey: String?, token: String?, authType: String? = "jwt") async throws -> TestServer.Reply

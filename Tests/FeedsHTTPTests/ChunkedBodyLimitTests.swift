@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import FeedsCore
-import NIOHTTP1
 import FeedsTestSupport
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// Every body-size refusal is 413 with code 22, whether the client declares its length or sends
@@ -50,12 +50,14 @@ import Testing
     ])
     func aChunkedBodyOverTheLimitIs413Code22(method: HTTPMethod, path: String, type: String) async throws {
         try await TestServer.run { server in
-            try await server.changeApp(#"{"file_upload_config":{"size_limit":1048576},"image_upload_config":{"size_limit":1048576}}"#)
+            try await server.changeApp(
+                #"{"file_upload_config":{"size_limit":1048576},"image_upload_config":{"size_limit":1048576}}"#)
             // Past every limit in force: 1 MB files (with ten times that for an activity's), 1 MB of JSON.
             // Multipart bodies are well formed up to the file, so that only their size is wrong.
             let file = "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
             let head =
-                !type.hasPrefix("multipart/") ? ""
+                !type.hasPrefix("multipart/")
+                ? ""
                 : path == "/feeds/activities"
                     ? "--x\r\nContent-Disposition: form-data; name=\"activity\"\r\n\r\n"
                         + #"{"type":"post","feeds":["user:alice"],"attachment_uploads":[{"type":"file","file":"file"}]}"# + "\r\n"

@@ -5,6 +5,8 @@ import Foundation
 import PostgresNIO
 import Testing
 
+@testable import FeedsServer
+
 /// The server's two pools open at most `databaseConnections` each, its real-time listener one,
 /// and all name themselves in `pg_stat_activity`.
 @Suite struct DatabasePoolTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsServer
 
 @Suite struct DeferredMetadataLogHandlerTests {
     final class Lines: TextOutputStream, Sendable {

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsWire
 
 /// The feed pages come from hand-written routes (`FeedPageRoutes`, `JSONWriter`): their replies
 /// must decode as the reference's response types and show each activity exactly as the generated

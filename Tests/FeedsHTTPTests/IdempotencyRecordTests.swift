@@ -6,6 +6,8 @@ import Foundation
 import PostgresNIO
 import Testing
 
+@testable import FeedsServer
+
 /// The reply of an idempotent create is recorded by the create's own transaction, a claim whose
 /// request died is taken over after its lease, and old keys are swept.
 @Suite struct IdempotencyRecordTests {

@@ -8,6 +8,8 @@ import PostgresNIO
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsServer
+@testable import FeedsWire
 
 /// `JSONWriter` against the reference it replaces: `JSONEncoder` over `Wire`'s generated types,
 /// configured as the OpenAPI runtime configures it. Both are read back as JSON and must be equal.
@@ -139,15 +141,18 @@ import Testing
         engagement.reactionCount = 2
         engagement.reactionGroups = [
             "like": ReactionGroup(count: 1, firstReactionAt: now, lastReactionAt: now),
-            "heart": ReactionGroup(count: 1, firstReactionAt: now.addingTimeInterval(1), lastReactionAt: now.addingTimeInterval(1)),
+            "heart": ReactionGroup(
+                count: 1, firstReactionAt: now.addingTimeInterval(1), lastReactionAt: now.addingTimeInterval(1)),
         ]
         engagement.latestReactions = [heart, like]
         engagement.ownReactions = [like]
-        let folder = BookmarkFolder(id: "f1", user: users[0], name: "Read later", custom: ["c": .number(1)], createdAt: now, updatedAt: now)
+        let folder = BookmarkFolder(
+            id: "f1", user: users[0], name: "Read later", custom: ["c": .number(1)], createdAt: now, updatedAt: now)
         engagement.bookmarkCount = 3
         engagement.ownBookmarks = [
             Bookmark(activityID: activityID, user: users[0], folder: folder, custom: [:], createdAt: now, updatedAt: now),
-            Bookmark(activityID: activityID, user: users[0], folder: nil, custom: ["n": .string("x")], createdAt: now, updatedAt: now),
+            Bookmark(
+                activityID: activityID, user: users[0], folder: nil, custom: ["n": .string("x")], createdAt: now, updatedAt: now),
         ]
         engagement.commentCount = 7
         return engagement

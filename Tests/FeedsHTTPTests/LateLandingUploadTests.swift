@@ -2,8 +2,8 @@ import FeedsCore
 import FeedsPostgres
 import FeedsTestSupport
 import FeedsUploads
-import PostgresNIO
 import Foundation
+import PostgresNIO
 import Synchronization
 import Testing
 

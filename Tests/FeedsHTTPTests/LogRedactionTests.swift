@@ -36,14 +36,18 @@ import Testing
         let store: any CDNClient
         init(_ store: any CDNClient) { self.store = store }
         var maxAttachmentSize: Int64 { store.maxAttachmentSize }
-        func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws -> UploadedFile {
+        func upload(_ file: LocalFile, key: ObjectKey, progress: @escaping @Sendable (Double) -> Void) async throws
+            -> UploadedFile
+        {
             try await store.upload(file, key: key, progress: progress)
         }
         func delete(key: ObjectKey) async throws { throw Surprise() }
         func readURL(for key: ObjectKey, expiresAt: Date) -> URL { store.readURL(for: key, expiresAt: expiresAt) }
         func localPath(for key: ObjectKey) -> String? { store.localPath(for: key) }
         func download(_ key: ObjectKey, to path: String) async throws { try await store.download(key, to: path) }
-        func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject] { try await store.list(after: after, limit: limit) }
+        func list(after: ObjectKey?, limit: Int) async throws -> [ListedObject] {
+            try await store.list(after: after, limit: limit)
+        }
     }
 
     @Test func anInternalErrorIsLoggedWithoutTheCallersToken() async throws {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsServer
 
 /// Rate limits as Stream has them: per user (or server) and per client address, per class of
 /// operation, in one-minute windows; `X-RateLimit-*` on every answer, 429 with code 9 past a
@@ -27,16 +28,23 @@ import Testing
             for remaining in [2, 1, 0] {
                 let reply = try await server.api(.GET, "/app", as: "alice")
                 #expect(reply.status == 200, "\(reply.text)")
-                #expect(reply.headers.first(name: "X-RateLimit-Limit") == "3" && reply.headers.first(name: "X-RateLimit-Remaining") == "\(remaining)")
+                #expect(
+                    reply.headers.first(name: "X-RateLimit-Limit") == "3"
+                        && reply.headers.first(name: "X-RateLimit-Remaining") == "\(remaining)")
                 #expect(reply.headers.first(name: "X-RateLimit-Reset") == reset)
             }
             let refused = try await server.api(.GET, "/app", as: "alice")
             expectAPIError(refused, status: 429, code: 9)
-            #expect(refused.headers.first(name: "X-RateLimit-Remaining") == "0" && refused.headers.first(name: "Retry-After") != nil)
+            #expect(
+                refused.headers.first(name: "X-RateLimit-Remaining") == "0" && refused.headers.first(name: "Retry-After") != nil)
             // Another user, and another class, have budgets of their own.
             #expect(try await server.api(.GET, "/app", as: "bob").status == 200)
-            #expect(try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:alice"]}"#).status == 201)
-            #expect(try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:alice"]}"#).status == 201)
+            #expect(
+                try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:alice"]}"#)
+                    .status == 201)
+            #expect(
+                try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:alice"]}"#)
+                    .status == 201)
             expectAPIError(
                 try await server.api(.POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["user:alice"]}"#),
                 status: 429, code: 9)
@@ -58,7 +66,8 @@ import Testing
             #expect(try await server.api(.GET, "/app", as: "u1").status == 200)
             #expect(try await server.api(.GET, "/app", as: "u2", headers: [("X-Forwarded-For", "203.0.113.9")]).status == 200)
             expectAPIError(
-                try await server.api(.GET, "/app", as: "u3", headers: [("X-Forwarded-For", "198.51.100.1")]), status: 429, code: 9)
+                try await server.api(.GET, "/app", as: "u3", headers: [("X-Forwarded-For", "198.51.100.1")]), status: 429, code: 9
+            )
         }
         try await TestServer.run(configure: {
             Self.limited(read: .init(perUser: 0, perServer: 0, perAddress: 2), clock: clock)(&$0)
@@ -71,7 +80,8 @@ import Testing
                 try await server.api(.GET, "/app", as: "u1", headers: [("X-Forwarded-For", "203.0.113.9")]), status: 429, code: 9)
             // The proxy appends the address it saw: a client's own prefix changes nothing.
             expectAPIError(
-                try await server.api(.GET, "/app", as: "u1", headers: [("X-Forwarded-For", "10.9.9.9, 203.0.113.9")]), status: 429,
+                try await server.api(.GET, "/app", as: "u1", headers: [("X-Forwarded-For", "10.9.9.9, 203.0.113.9")]),
+                status: 429,
                 code: 9)
             #expect(try await server.api(.GET, "/app", as: "u1", headers: [("X-Forwarded-For", "203.0.113.10")]).status == 200)
         }
@@ -82,10 +92,12 @@ import Testing
         try await TestServer.run(configure: Self.limited(read: .init(perUser: 10, perServer: 50, perAddress: 0), clock: clock)) {
             server in
             _ = try await server.api(.GET, "/app", as: "alice")
-            let mine = try await server.api(.GET, "/rate_limits", as: "alice", query: "&web=true&endpoints=GetApp,AddActivity,Nope")
+            let mine = try await server.api(
+                .GET, "/rate_limits", as: "alice", query: "&web=true&endpoints=GetApp,AddActivity,Nope")
             #expect(mine.status == 200, "\(mine.text)")
             // The call itself is a read: two of ten used.
-            #expect(mine.body["web"]["GetApp"]["limit"].int == 10 && mine.body["web"]["GetApp"]["remaining"].int == 8, "\(mine.text)")
+            #expect(
+                mine.body["web"]["GetApp"]["limit"].int == 10 && mine.body["web"]["GetApp"]["remaining"].int == 8, "\(mine.text)")
             #expect(mine.body["web"]["AddActivity"]["limit"].int == 2 && mine.body["web"]["GetApp"]["reset"].int != nil)
             #expect(mine.body["web"].object?.count == 2 && mine.body["server_side"].isNull && mine.body["ios"].isNull)
             let all = try await server.api(.GET, "/rate_limits", as: nil)

@@ -8,6 +8,8 @@ import NIOCore
 import PostgresNIO
 import Testing
 
+@testable import FeedsAuth
+
 /// `/api/v2/connect` through a real WebSocket client: the handshake Stream's SDKs make, refusals
 /// in Stream's error shape, watching feeds and the events of each write kind, what a watcher must
 /// never see, a second node, and a lost listener. Waits are hang guards, never measurements.
@@ -16,7 +18,8 @@ import Testing
         try await TestServer.run(configure: { $0.healthCheckInterval = .seconds(1) }) { server in
             let (socket, inbox) = try await server.socket("alice", details: #","name":"Alice""#)
             let ok = try await inbox.next()
-            #expect(ok["type"].string == "connection.ok" && ok["me"]["id"].string == "alice" && ok["me"]["name"].string == "Alice")
+            #expect(
+                ok["type"].string == "connection.ok" && ok["me"]["id"].string == "alice" && ok["me"]["name"].string == "Alice")
             let id = try #require(ok["connection_id"].string)
             #expect(ok["created_at"].int != nil && ok["me"]["role"].string == "user")
             // The JS SDK's health check is an array; the answer names the connection.
@@ -33,7 +36,8 @@ import Testing
     @Test func badTokensAreRefusedInStreamsErrorShapeAndClosed() async throws {
         try await TestServer.run { server in
             let expired = try await server.authenticator.token(userID: "alice", expiresAt: Date(timeIntervalSinceNow: -60))
-            let forged = try await Authenticator(apiKey: server.apiKey, apiSecret: String(repeating: "x", count: 40)).token(userID: "alice")
+            let forged = try await Authenticator(apiKey: server.apiKey, apiSecret: String(repeating: "x", count: 40)).token(
+                userID: "alice")
             let cases: [(token: String, user: String, apiKey: String, code: Int)] = [
                 (expired, "alice", server.apiKey, 40),
                 (forged, "alice", server.apiKey, 43),
@@ -67,11 +71,17 @@ import Testing
             let activity = try #require(try await server.addActivity(as: "alice", text: "hello")["id"].string)
             var event = try await inbox.event()
             #expect(event["type"].string == "feeds.activity.added" && event["fid"].string == "user:alice")
-            #expect(event["activity"]["id"].string == activity && event["user"]["id"].string == "alice" && event["custom"].object != nil)
-            #expect(try await server.api(.PATCH, "/feeds/activities/\(activity)", as: "alice", json: #"{"set":{"text":"hi"}}"#).status == 200)
+            #expect(
+                event["activity"]["id"].string == activity && event["user"]["id"].string == "alice"
+                    && event["custom"].object != nil)
+            #expect(
+                try await server.api(.PATCH, "/feeds/activities/\(activity)", as: "alice", json: #"{"set":{"text":"hi"}}"#).status
+                    == 200)
             event = try await inbox.event()
             #expect(event["type"].string == "feeds.activity.updated" && event["activity"]["text"].string == "hi")
-            #expect(try await server.api(.POST, "/feeds/activities/\(activity)/reactions", as: "bob", json: #"{"type":"like"}"#).status == 201)
+            #expect(
+                try await server.api(.POST, "/feeds/activities/\(activity)/reactions", as: "bob", json: #"{"type":"like"}"#)
+                    .status == 201)
             event = try await inbox.event()
             #expect(event["type"].string == "feeds.activity.reaction.added" && event["reaction"]["user"]["id"].string == "bob")
             #expect(event["activity"]["reaction_count"].int == 1)
@@ -82,10 +92,14 @@ import Testing
             event = try await inbox.event()
             #expect(event["type"].string == "feeds.comment.added" && event["comment"]["id"].string == comment)
             #expect(event["activity"]["id"].string == activity)
-            #expect(try await server.api(.PATCH, "/feeds/comments/\(comment)", as: "bob", json: #"{"comment":"nicer"}"#).status == 200)
+            #expect(
+                try await server.api(.PATCH, "/feeds/comments/\(comment)", as: "bob", json: #"{"comment":"nicer"}"#).status == 200
+            )
             event = try await inbox.event()
             #expect(event["type"].string == "feeds.comment.updated" && event["comment"]["text"].string == "nicer")
-            #expect(try await server.api(.POST, "/feeds/comments/\(comment)/reactions", as: "alice", json: #"{"type":"heart"}"#).status == 201)
+            #expect(
+                try await server.api(.POST, "/feeds/comments/\(comment)/reactions", as: "alice", json: #"{"type":"heart"}"#)
+                    .status == 201)
             event = try await inbox.event()
             #expect(event["type"].string == "feeds.comment.reaction.added" && event["reaction"]["type"].string == "heart")
             #expect(try await server.api(.DELETE, "/feeds/comments/\(comment)", as: "bob").status == 200)
@@ -94,7 +108,8 @@ import Testing
             try await server.createFeed("timeline:bob", owner: "bob")
             #expect(try await server.follow("timeline:bob", "user:alice", as: "bob").status == 201)
             event = try await inbox.event()
-            #expect(event["type"].string == "feeds.follow.created" && event["follow"]["source_feed"]["feed"].string == "timeline:bob")
+            #expect(
+                event["type"].string == "feeds.follow.created" && event["follow"]["source_feed"]["feed"].string == "timeline:bob")
             #expect(try await server.api(.DELETE, "/feeds/follows/timeline:bob/user:alice", as: "bob").status == 200)
             #expect(try await inbox.event()["type"].string == "feeds.follow.deleted")
 
@@ -122,10 +137,12 @@ import Testing
             // A private feed of another user cannot be watched; nor can another user's socket be used.
             try await server.createFeed("notification:alice", owner: "alice", visibility: "private")
             let refused = try await server.api(
-                .POST, "/feeds/feed_groups/notification/feeds/alice", as: "carol", json: #"{"watch":true}"#, query: "&connection_id=\(id)")
+                .POST, "/feeds/feed_groups/notification/feeds/alice", as: "carol", json: #"{"watch":true}"#,
+                query: "&connection_id=\(id)")
             #expect(refused.status == 403, "\(refused.text)")
             let stolen = try await server.api(
-                .POST, "/feeds/feed_groups/user/feeds/dave", as: "mallory", json: #"{"watch":true}"#, query: "&connection_id=\(id)")
+                .POST, "/feeds/feed_groups/user/feeds/dave", as: "mallory", json: #"{"watch":true}"#,
+                query: "&connection_id=\(id)")
             #expect(stolen.status == 403, "\(stolen.text)")
             let garbage = try await server.api(
                 .POST, "/feeds/feed_groups/user/feeds/dave", as: "carol", json: #"{"watch":true}"#,
@@ -196,7 +213,8 @@ import Testing
             // A node shutting down closes its sockets with 1012, so the SDKs reconnect elsewhere:
             // on either of its ports.
             let onMainPort = RealtimeSocket(
-                url: other.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/api/v2/connect", apiKey: server.apiKey, userID: "bob",
+                url: other.baseURL.replacingOccurrences(of: "http://", with: "ws://") + "/api/v2/connect", apiKey: server.apiKey,
+                userID: "bob",
                 token: try await server.token("bob"), logger: TestDatabase.logger)
             #expect(try await Inbox(onMainPort).next()["type"].string == "connection.ok")
             try await other.terminate()

@@ -5,6 +5,8 @@ import FeedsTestSupport
 import Foundation
 import Testing
 
+@testable import FeedsServer
+
 /// The reconciliation sweep (in `feeds gc`, and every few hours in the server): objects in the
 /// store that no record names, or whose record says deleted, go; everything a record holds stays.
 @Suite struct ReconcileTests {
@@ -12,7 +14,8 @@ import Testing
         try await TestServer.run(backend: backend, configure: { $0.orphanGrace = .zero }) { server in
             let kept = try await server.uploadFile(as: "alice", name: "kept.txt")
             let gone = try await server.uploadFile(as: "alice", name: "gone.txt")
-            #expect(try await server.api(.DELETE, "/uploads/file", as: "alice", query: "&url=\(queryEncoded(gone))").status == 200)
+            #expect(
+                try await server.api(.DELETE, "/uploads/file", as: "alice", query: "&url=\(queryEncoded(gone))").status == 200)
 
             // Bytes no record names, and bytes landing again under the deleted object's key.
             let store = try makeCDNBackend(server.configuration, logger: TestDatabase.logger).client
@@ -24,7 +27,8 @@ import Testing
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("orphan-\(UUID().uuidString)")
                 try bytes.write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let local = LocalFile(url: file, fileName: "orphan.txt", size: Int64(bytes.count), sha256: sha256, mimeType: "text/plain")
+                let local = LocalFile(
+                    url: file, fileName: "orphan.txt", size: Int64(bytes.count), sha256: sha256, mimeType: "text/plain")
                 _ = try await store.upload(local, key: key, progress: { _ in })
             }
             #expect(try await server.storedObjects().count == 3)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FeedsHTTP
+@testable import FeedsServer
 
 /// The gate the background services wait behind until the schema is migrated.
 @Suite struct StartGateTests {

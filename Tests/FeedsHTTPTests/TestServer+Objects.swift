@@ -6,6 +6,8 @@ import Foundation
 import PostgresNIO
 import Testing
 
+@testable import FeedsServer
+
 /// Helpers for the attachment-lifecycle tests: object keys, their rows, gc.
 extension TestServer {
     /// The object key in one of our signed URLs: its path after `/cdn/`, percent-decoded, before `?`.

@@ -4,6 +4,7 @@ import Foundation
 import JWTKit
 import Testing
 
+@testable import FeedsAuth
 @testable import FeedsHTTP
 
 /// `TokenVerifier` against JWTKit's own `JWTKeyCollection.verify`, which it replaces on the

@@ -97,3 +97,22 @@ extension FeedsError.Kind {
         }
     }
 }
+
+/// An error from a dependency that knows what it means to the client: the store's "the database
+/// is down" or "text it cannot hold", found without the HTTP side knowing the driver.
+package protocol ClientMeaningfulError: Error {
+    /// What to answer, or nil when this error is the server's own fault.
+    var feedsError: FeedsError? { get }
+}
+
+extension FeedsError {
+    /// PostgreSQL stores no NUL character; checking every string of every body for it would cost
+    /// each write what this costs only the rare request that holds one.
+    package static let unstorable = FeedsError.input("text and custom data may not hold the NUL character (\\u0000)")
+
+    /// The database dropped or refused the connection: 503 with a Retry-After, as past a deadline.
+    package static let databaseUnavailable = FeedsError(.unavailable, "the database is not answering; try again")
+
+    /// The probe finds the database refusing connections (`DatabaseProbe`): 503 at once.
+    package static let databaseDown = FeedsError(.unavailable, "the database is down; try again")
+}

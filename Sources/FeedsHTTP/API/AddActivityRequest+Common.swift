@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 extension Components.Schemas.AddActivityRequest {
     /// The fields most creates are made of.
@@ -32,7 +33,8 @@ extension Components.Schemas.AddActivityRequest {
             let visibility = optional("visibility", { string($0).flatMap(VisibilityPayload.init(rawValue:)) }),
             let restrictReplies = optional(
                 "restrict_replies", { string($0).flatMap(RestrictRepliesPayload.init(rawValue:)) }),
-            let custom = optional("custom", { value -> JSONObject? in if case .object(let object) = value { object } else { nil } })
+            let custom = optional(
+                "custom", { value -> JSONObject? in if case .object(let object) = value { object } else { nil } })
         else { return nil }
         self.init(
             custom: try custom.map { CustomPayload(additionalProperties: try FreeForm.containers($0)) }, feeds: feeds,

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 import HTTPTypes
 import Hummingbird
 

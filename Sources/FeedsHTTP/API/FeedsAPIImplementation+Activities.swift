@@ -1,6 +1,7 @@
 import FeedsAPI
 import FeedsCore
 import FeedsUploads
+import FeedsWire
 import NIOConcurrencyHelpers
 import NIOCore
 

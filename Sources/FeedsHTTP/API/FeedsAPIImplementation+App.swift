@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 extension FeedsAPIImplementation {
     /// Users read the rules too, to check files before sending them.

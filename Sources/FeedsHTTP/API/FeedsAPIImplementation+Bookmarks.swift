@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 /// AddBookmark, UpdateBookmark, DeleteBookmark, QueryBookmarks, QueryBookmarkFolders,
 /// UpdateBookmarkFolder and DeleteBookmarkFolder. A user sees and changes only their own

@@ -1,6 +1,7 @@
 import FeedsAPI
 import FeedsCore
 import FeedsUploads
+import FeedsWire
 
 /// AddComment, GetComment, UpdateComment (PATCH) and ReplaceComment (PUT), DeleteComment, GetComments,
 /// GetCommentReplies and QueryComments. Who

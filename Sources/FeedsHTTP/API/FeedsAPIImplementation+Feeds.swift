@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 extension FeedsAPIImplementation {
     /// Answered by `FeedPageRoutes`, as `queryActivities` is.

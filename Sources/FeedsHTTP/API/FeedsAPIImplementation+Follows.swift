@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 /// Follow, Unfollow, FollowBatch, QueryFollows, AcceptFollow and RejectFollow. Who may do what
 /// is the store's to check (`FollowStore`), since it needs the feeds' owners.

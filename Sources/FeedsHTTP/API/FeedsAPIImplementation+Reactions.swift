@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 /// AddActivityReaction, DeleteActivityReaction and QueryActivityReactions. A user acts as
 /// themselves; the server names the user (`user_id`, or `user.id`). Who may read the activity is
@@ -24,7 +25,9 @@ extension FeedsAPIImplementation {
             reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
             actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
         return .created(
-            .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(stored)))))
+            .init(
+                body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(stored))))
+        )
     }
 
     func deleteActivityReaction(_ input: Operations.DeleteActivityReaction.Input) async throws
@@ -38,7 +41,9 @@ extension FeedsAPIImplementation {
         publishActivityEvent(
             "feeds.activity.reaction.deleted", activity, actor: removed.user, extra: [("reaction", try? Wire.reaction(removed))])
         return .ok(
-            .init(body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(removed)))))
+            .init(
+                body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(removed)))
+            ))
     }
 
     func queryActivityReactions(_ input: Operations.QueryActivityReactions.Input) async throws
@@ -75,7 +80,9 @@ extension FeedsAPIImplementation {
         return .created(
             .init(
                 body: .json(
-                    .init(comment: try await wire([comment], request)[0], duration: request.duration, reaction: try Wire.reaction(stored)))))
+                    .init(
+                        comment: try await wire([comment], request)[0], duration: request.duration,
+                        reaction: try Wire.reaction(stored)))))
     }
 
     func deleteCommentReaction(_ input: Operations.DeleteCommentReaction.Input) async throws
@@ -90,7 +97,9 @@ extension FeedsAPIImplementation {
         return .ok(
             .init(
                 body: .json(
-                    .init(comment: try await wire([comment], request)[0], duration: request.duration, reaction: try Wire.reaction(removed)))))
+                    .init(
+                        comment: try await wire([comment], request)[0], duration: request.duration,
+                        reaction: try Wire.reaction(removed)))))
     }
 
     func queryCommentReactions(_ input: Operations.QueryCommentReactions.Input) async throws

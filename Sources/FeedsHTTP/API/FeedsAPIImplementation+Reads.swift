@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 
 extension FeedsAPIImplementation {
     /// Answered by `FeedPageRoutes`, registered in this handler's place (`GeneratedTransport`

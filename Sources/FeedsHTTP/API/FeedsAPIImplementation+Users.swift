@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 import Foundation
 
 extension FeedsAPIImplementation {
@@ -40,7 +41,8 @@ extension FeedsAPIImplementation {
                 throw FeedsError.input("payload must be a QueryUsers JSON object with filter_conditions", field: "payload")
             }
             query = try UserQuery(
-                filter: try recode(payload.filterConditions), sort: (payload.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
+                filter: try recode(payload.filterConditions),
+                sort: (payload.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
                 limit: payload.limit.map(Int.init), offset: payload.offset.map(Int.init))
         }
         let users = try await store.queryUsers(query, logger: request.logger)

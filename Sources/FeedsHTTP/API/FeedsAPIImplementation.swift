@@ -1,6 +1,8 @@
 import FeedsAPI
 import FeedsCore
+import FeedsRealtime
 import FeedsUploads
+import FeedsWire
 import Logging
 
 /// The generated `APIProtocol`, implemented over an `ActivityStore`. Errors are thrown as

@@ -1,3 +1,4 @@
+import FeedsAuth
 import FeedsCore
 import HTTPTypes
 import Hummingbird

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsWire
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
@@ -33,8 +34,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Renders a `FeedsError` as Stream's `APIError` JSON.
-enum APIErrorBody {
+/// Stream's error body as a reply, with `Retry-After` when trying again soon may help.
+extension APIErrorBody {
     static func response(for error: FeedsError, duration: String) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         // A dependency that did not answer in time, or is down: worth trying again shortly.
@@ -44,22 +45,5 @@ enum APIErrorBody {
             headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: json(for: error, duration: duration)))
         )
-    }
-
-    /// The JSON bytes of the body.
-    static func json(for error: FeedsError, duration: String) -> [UInt8] {
-        let body = Components.Schemas.APIError(
-            statusCode: Int32(error.kind.status),
-            code: Int32(error.kind.code),
-            details: [],
-            duration: duration,
-            exceptionFields: error.field.map { .init(additionalProperties: [$0: error.message]) },
-            message: error.message,
-            moreInfo: "",
-            unrecoverable: error.kind.status == 500 ? false : nil
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Array((try? encoder.encode(body)) ?? Data("{}".utf8))
     }
 }

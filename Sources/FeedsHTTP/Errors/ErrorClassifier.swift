@@ -1,21 +1,19 @@
 import FeedsCore
-import FeedsPostgres
 import Foundation
 import Hummingbird
 import NIOCore
 import OpenAPIRuntime
-import PostgresNIO
 
 /// Finds the domain meaning of any error a request can end with.
-enum ErrorClassifier {
-    static func classify(_ error: any Error) -> FeedsError {
+package enum ErrorClassifier {
+    package static func classify(_ error: any Error) -> FeedsError {
+        if let meaning = (error as? any ClientMeaningfulError)?.feedsError { return meaning }
         switch error {
         case let error as FeedsError:
             return error
         case let error as ServerError:
             if let underlying = error.underlyingError as? FeedsError { return underlying }
-            if let underlying = error.underlyingError as? PSQLError, underlying.isUnstorableText { return unstorable }
-            if let underlying = error.underlyingError as? PSQLError, underlying.isUnavailable { return databaseUnavailable }
+            if let meaning = (error.underlyingError as? any ClientMeaningfulError)?.feedsError { return meaning }
             if error.underlyingError is NIOTooManyBytesError { return classify(error.underlyingError) }
             if let decoding = error.underlyingError as? DecodingError { return input(from: decoding) }
             if error.operationInput == nil {
@@ -37,10 +35,6 @@ enum ErrorClassifier {
             }
         case let error as DecodingError:
             return input(from: error)
-        case let error as PSQLError where error.isUnstorableText:
-            return unstorable
-        case let error as PSQLError where error.isUnavailable:
-            return databaseUnavailable
         case is NIOTooManyBytesError:
             // A body collected whole (JSON, or a type no route streams) that ran past its cap, sent chunked.
             return FeedsError(.payloadTooLarge, "the request body is larger than this route takes")
@@ -48,16 +42,6 @@ enum ErrorClassifier {
             return FeedsError(.internal, "\(error)")
         }
     }
-
-    /// PostgreSQL stores no NUL character; checking every string of every body for it would cost
-    /// each write what this costs only the rare request that holds one.
-    static let unstorable = FeedsError.input("text and custom data may not hold the NUL character (\\u0000)")
-
-    /// The database dropped or refused the connection: 503 with a Retry-After, as past a deadline.
-    static let databaseUnavailable = FeedsError(.unavailable, "the database is not answering; try again")
-
-    /// The probe finds the database refusing connections (`DatabaseProbe`): 503 at once.
-    static let databaseDown = FeedsError(.unavailable, "the database is down; try again")
 
     /// A JSON body that does not fit the schema: name the field at fault.
     static func input(from error: DecodingError) -> FeedsError {

@@ -7,7 +7,7 @@ import Synchronization
 /// (avatars, thumbnails) are served without touching the disk beyond a `stat`
 /// (`LocalDiskCDN.stillStored`, which finds an object deleted here or by another node). Within a
 /// byte budget, least recently used out first. Keyed by `key(_:parameters:)`.
-final class HotObjects: Sendable {
+package final class HotObjects: Sendable {
     /// An object, its bytes, and the headers every 200 for it carries.
     struct Entry: Sendable {
         let object: StoredObject
@@ -27,7 +27,7 @@ final class HotObjects: Sendable {
     }
     private let state = Mutex(State())
 
-    init(budget: Int, largest: Int = 256 << 10) {
+    package init(budget: Int, largest: Int = 256 << 10) {
         self.budget = budget
         self.largest = min(largest, budget)
     }
@@ -73,7 +73,7 @@ final class HotObjects: Sendable {
     }
 
     /// Forgets an object and every resize of it: the object is gone.
-    func purge(_ key: String) {
+    package func purge(_ key: String) {
         state.withLock { state in
             for (name, held) in state.entries where name == key || name.hasPrefix(key + "?") {
                 state.entries[name] = nil

@@ -1,16 +1,14 @@
 import FeedsCore
-import FeedsPostgres
 import Hummingbird
 import Logging
-import PostgresNIO
 
 /// `/healthz` (the process answers), `/readyz` (the database answers and is migrated, the file
 /// store answers), `/metrics` (Prometheus) and `/openapi.yaml` (the API this server speaks).
 struct OperationsRoutes {
-    let migrator: Migrator
-    let migrations: [Migration]
+    /// The migrations the database has not applied yet.
+    let pendingMigrations: @Sendable (Logger) async throws -> [String]
     let cdn: any CDNClient
-    let probe: DatabaseProbe
+    let probe: any DatabaseHealth
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
@@ -34,10 +32,10 @@ struct OperationsRoutes {
     }
 
     private func ready(logger: Logger) async throws -> Response {
-        if probe.isDown { throw ErrorClassifier.databaseDown }
+        if probe.isDown { throw FeedsError.databaseDown }
         let pending: [String]
         do {
-            pending = try await migrator.pending(migrations, logger: logger)
+            pending = try await pendingMigrations(logger)
         } catch {
             logger.warning("readiness: database unreachable", metadata: ["error": "\(String(reflecting: error))"])
             throw FeedsError(.unavailable, "database unreachable")

@@ -1,4 +1,5 @@
 import FeedsCore
+import FeedsWire
 import Foundation
 import HTTPTypes
 import Hummingbird

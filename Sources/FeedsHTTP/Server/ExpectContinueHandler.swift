@@ -1,4 +1,5 @@
 import FeedsCore
+import FeedsWire
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes

@@ -12,7 +12,9 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         let requestID = RequestID.of(request.headers)
         var context = context
         context.logger[metadataKey: "request_id"] = .string(requestID)
-        let scope = RequestScope(requestID: requestID, logger: context.logger, start: .now, principal: nil)
+        let scope = RequestScope(
+            requestID: requestID, logger: context.logger, start: .now, principal: nil,
+            peer: request.headers[RequestHeadNormalizer.peerAddress])
         var response = try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }

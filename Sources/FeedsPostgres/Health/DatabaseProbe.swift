@@ -103,3 +103,4 @@ public final class DatabaseProbe: Service, Sendable {
 
     private struct ProbeTookLong: Error {}
 }
+extension DatabaseProbe: DatabaseHealth {}

@@ -1,3 +1,4 @@
+import FeedsCore
 import PostgresNIO
 
 extension PostgresClient {
@@ -104,5 +105,13 @@ extension PSQLError {
         default:
             return false
         }
+    }
+}
+
+extension PSQLError: ClientMeaningfulError {
+    package var feedsError: FeedsError? {
+        if isUnstorableText { return .unstorable }
+        if isUnavailable { return .databaseUnavailable }
+        return nil
     }
 }

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// This process's own folder for upload temp files, `tmp/p-<uuid>`, held by an exclusive `flock`
 /// on its `.lock` for as long as the process lives. The kernel drops the lock when the process

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FeedsAuth
 import FeedsCore
 import FeedsHTTP
 import Foundation

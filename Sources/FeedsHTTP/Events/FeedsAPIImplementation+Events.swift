@@ -1,0 +1,127 @@
+import FeedsAPI
+import FeedsCore
+import FeedsWire
+import Foundation
+import Logging
+
+/// The events each write sends once it committed, in Stream's shapes: `{"type", "created_at",
+/// "custom", "fid" (added per watcher), the objects, "user"}`. An activity's events (and those of
+/// its reactions, comments and bookmarks) go to the watchers of its feeds and, when it is public,
+/// of the timelines that follow them; only to its owner when it is not public, and a bookmark's
+/// only to its user. Follows go to both feeds' watchers, a feed's update to its own.
+extension FeedsAPIImplementation {
+    func publishActivityEvent(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = [])
+    {
+        var json = JSONWriter(capacity: 2048)
+        var users: [String: [UInt8]] = [:]
+        json.object { json in
+            Self.head(&json, type)
+            json.key("activity")
+            json.activity(activity, urls: uploads.urls, users: &users)
+            Self.fields(&json, extra + [("user", actor.flatMap { try? Wire.user($0) } as (any Encodable)?)])
+        }
+        realtime.publish(
+            FeedEvent(
+                fids: activity.feeds, onlyFor: Self.audience(activity), toFollowers: Self.inTimelines(activity),
+                payload: json.bytes))
+    }
+
+    /// A comment's event: its activity (unless `known`) is read for the feeds and the audience, off
+    /// the request's path (the reply does not wait for it).
+    func publishCommentEvent(
+        _ type: String, _ comment: Comment, reaction: Reaction? = nil, known: Activity? = nil, logger: Logger
+    ) {
+        let (store, realtime, urls) = (store, realtime, uploads.urls)
+        Task {
+            do {
+                let read =
+                    if let known { known } else {
+                        try await store.activity(id: comment.activityID, viewer: .server, logger: logger)
+                    }
+                guard let activity = read else { return }
+                let wired = try Wire.comment(comment, urls: urls, mentioned: [:])
+                var json = JSONWriter(capacity: 2048)
+                var users: [String: [UInt8]] = [:]
+                json.object { json in
+                    Self.head(&json, type)
+                    json.key("activity")
+                    json.activity(activity, urls: urls, users: &users)
+                    Self.fields(
+                        &json,
+                        [
+                            ("comment", wired), ("reaction", reaction.flatMap { try? Wire.reaction($0) }),
+                            ("user", try? Wire.user(comment.user)),
+                        ])
+                }
+                realtime.publish(
+                    FeedEvent(
+                        fids: activity.feeds, onlyFor: Self.audience(activity), toFollowers: Self.inTimelines(activity),
+                        payload: json.bytes))
+            } catch {
+                logger.warning("comment event not sent", metadata: ["comment": "\(comment.id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    func publishFollowEvent(_ type: String, _ follow: Follow) {
+        guard let wired = try? Wire.follow(follow, viewer: .server) else { return }
+        var json = JSONWriter(capacity: 1024)
+        json.object { json in
+            Self.head(&json, type)
+            Self.fields(&json, [("follow", wired)])
+        }
+        realtime.publish(
+            FeedEvent(fids: [follow.source.id.description, follow.target.id.description], onlyFor: nil, payload: json.bytes))
+    }
+
+    /// A bookmark is its user's alone: of its activity's watchers, only their sockets get it (the
+    /// SDKs keep `own_bookmarks` in step across the user's devices with it).
+    func publishBookmarkEvent(_ type: String, _ bookmark: Components.Schemas.BookmarkResponse, activity: Activity) {
+        var json = JSONWriter(capacity: 2048)
+        json.object { json in
+            Self.head(&json, type)
+            Self.fields(&json, [("bookmark", bookmark), ("user", bookmark.user)])
+        }
+        realtime.publish(
+            FeedEvent(
+                fids: activity.feeds, onlyFor: bookmark.user.id, toFollowers: Self.inTimelines(activity), payload: json.bytes))
+    }
+
+    func publishFeedEvent(_ type: String, _ feed: Feed, actor: User? = nil) {
+        guard let wired = try? Wire.feed(feed, viewer: .server) else { return }
+        var json = JSONWriter(capacity: 1024)
+        json.object { json in
+            Self.head(&json, type)
+            Self.fields(&json, [("feed", wired), ("user", actor.flatMap { try? Wire.user($0) })])
+        }
+        realtime.publish(FeedEvent(fids: [feed.id.description], onlyFor: nil, payload: json.bytes))
+    }
+
+    /// Whether the activity is copied into its feeds' followers' timelines (only public ones are),
+    /// so that their watchers get its events too.
+    private static func inTimelines(_ activity: Activity) -> Bool {
+        activity.visibility == .public
+    }
+
+    /// Who may see an activity's events besides the watchers of its feeds' who may read it.
+    private static func audience(_ activity: Activity) -> String? {
+        activity.visibility == .public ? nil : activity.user.id
+    }
+
+    private static func head(_ json: inout JSONWriter, _ type: String) {
+        json.field("type", type)
+        json.field("created_at", Date())
+        json.emptyObject("custom")
+    }
+
+    /// Generated types, as the API's replies encode them; nil ones left out.
+    private static func fields(_ json: inout JSONWriter, _ fields: [(String, (any Encodable)?)]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for case (let name, let value?) in fields {
+            guard let bytes = try? encoder.encode(value) else { continue }
+            json.key(name)
+            json.raw(Array(bytes))
+        }
+    }
+}

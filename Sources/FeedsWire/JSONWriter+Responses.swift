@@ -1,0 +1,221 @@
+import FeedsAPI
+import FeedsCore
+import FeedsUploads
+
+/// The reference's response types, written field for field by `JSONWriter`: the same names, the
+/// same fields left out when absent. `JSONWriterTests` holds each to what `JSONEncoder` makes of
+/// the generated type.
+extension JSONWriter {
+    /// `users` holds the JSON of users already written in this response, by id: a feed page is
+    /// mostly one user's activities, and their user is the same row each time.
+    /// Its own bookmarks carry the activity again, without theirs (`bookmarked`).
+    package mutating func activity(
+        _ activity: Activity, urls: AttachmentURLs, users: inout [String: [UInt8]], bookmarked: Bool = false
+    ) {
+        typealias Response = Components.Schemas.ActivityResponse
+        let engagement = activity.engagement
+        object { json in
+            json.key("attachments")
+            json.array(activity.attachments) { $0.attachment(urls.wire($1)) }
+            json.field("bookmark_count", engagement.bookmarkCount)
+            json.emptyObject("collections")
+            json.field("comment_count", engagement.commentCount)
+            json.emptyArray("comments")
+            json.field("created_at", activity.createdAt)
+            json.key("custom")
+            json.object(activity.custom)
+            json.field("deleted_at", activity.deletedAt)
+            json.field("edited_at", activity.editedAt)
+            json.key("feeds")
+            json.strings(activity.feeds)
+            json.emptyArray("filter_tags")
+            json.field("hidden", false)
+            json.field("id", activity.id)
+            json.emptyArray("interest_tags")
+            json.key("latest_reactions")
+            json.array(engagement.latestReactions) { $0.reaction($1, users: &users) }
+            json.emptyArray("mentioned_users")
+            json.key("own_bookmarks")
+            json.array(bookmarked ? [] : engagement.ownBookmarks) { json, bookmark in
+                json.bookmark(bookmark, users: &users) { $0.activity(activity, urls: urls, users: &$1, bookmarked: true) }
+            }
+            json.key("own_reactions")
+            json.array(engagement.ownReactions) { $0.reaction($1, users: &users) }
+            json.field("popularity", 0)
+            json.field("preview", false)
+            json.field("reaction_count", engagement.reactionCount)
+            json.key("reaction_groups")
+            json.object { json in
+                for (type, group) in engagement.reactionGroups {
+                    json.key(type)
+                    json.object { json in
+                        json.field("count", group.count)
+                        json.field("first_reaction_at", group.firstReactionAt)
+                        json.field("last_reaction_at", group.lastReactionAt)
+                    }
+                }
+            }
+            json.field(
+                "restrict_replies", (Response.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue)
+            json.field("score", 0)
+            json.emptyObject("search_data")
+            json.field("share_count", 0)
+            json.field("text", activity.text)
+            json.field("type", activity.type)
+            json.field("updated_at", activity.updatedAt)
+            json.key("user")
+            json.user(activity.user, written: &users)
+            json.field("visibility", (Response.VisibilityPayload(rawValue: activity.visibility.rawValue) ?? ._public).rawValue)
+            json.field("visibility_tag", activity.visibilityTag)
+        }
+    }
+
+    package mutating func reaction(_ reaction: Reaction, users: inout [String: [UInt8]]) {
+        object { json in
+            json.field("activity_id", reaction.activityID)
+            json.field("created_at", reaction.createdAt)
+            json.key("custom")
+            json.object(reaction.custom)
+            json.field("type", reaction.type)
+            json.field("updated_at", reaction.updatedAt)
+            json.key("user")
+            json.user(reaction.user, written: &users)
+        }
+    }
+
+    /// A bookmark, its activity written by `activity`.
+    package mutating func bookmark(
+        _ bookmark: Bookmark, users: inout [String: [UInt8]], activity: (inout JSONWriter, inout [String: [UInt8]]) -> Void
+    ) {
+        object { json in
+            json.key("activity")
+            activity(&json, &users)
+            json.field("activity_id", bookmark.activityID)
+            json.field("created_at", bookmark.createdAt)
+            json.key("custom")
+            json.object(bookmark.custom)
+            if let folder = bookmark.folder {
+                json.key("folder")
+                json.object { json in
+                    json.field("created_at", folder.createdAt)
+                    json.key("custom")
+                    json.object(folder.custom)
+                    json.field("id", folder.id)
+                    json.field("name", folder.name)
+                    json.field("updated_at", folder.updatedAt)
+                    json.key("user")
+                    json.user(folder.user, written: &users)
+                }
+            }
+            json.field("object_id", bookmark.activityID)
+            json.field("object_type", "activity")
+            json.field("updated_at", bookmark.updatedAt)
+            json.key("user")
+            json.user(bookmark.user, written: &users)
+        }
+    }
+
+    /// A stored attachment with its URLs resolved, keeping only the fields the reference's
+    /// `Attachment` has, as decoding into the generated type would.
+    package mutating func attachment(_ payload: JSONObject) {
+        object { json in
+            for (name, value) in payload where Components.Schemas.Attachment.CodingKeys(rawValue: name) != nil {
+                json.key(name)
+                json.value(value)
+            }
+        }
+    }
+
+    /// The user, copied from `written` when it was written before.
+    package mutating func user(_ user: User, written: inout [String: [UInt8]]) {
+        if let bytes = written[user.id] {
+            raw(bytes)
+            return
+        }
+        let start = buffer.writerIndex
+        self.user(user)
+        written[user.id] = buffer.getBytes(at: start, length: buffer.writerIndex - start)
+    }
+
+    package mutating func user(_ user: User) {
+        object { json in
+            json.field("banned", false)
+            json.emptyArray("blocked_user_ids")
+            json.field("created_at", user.createdAt)
+            json.key("custom")
+            json.object(user.custom)
+            json.field("id", user.id)
+            json.field("image", user.image)
+            json.field("invisible", false)
+            json.field("language", user.language)
+            json.field("name", user.name)
+            json.field("online", false)
+            json.field("role", user.role)
+            json.field("shadow_banned", false)
+            json.key("teams")
+            json.strings(user.teams)
+            json.field("updated_at", user.updatedAt)
+        }
+    }
+
+    /// A feed with what `viewer` may do with it (`own_capabilities`).
+    package mutating func feed(_ feed: Feed, viewer: Principal) {
+        object { json in
+            json.field("activity_count", Int(Int32(clamping: feed.activityCount)))
+            json.field("created_at", feed.createdAt)
+            json.key("created_by")
+            json.user(feed.createdBy)
+            json.key("custom")
+            json.object(feed.custom)
+            json.field("description", feed.description)
+            json.field("feed", feed.id.description)
+            json.field("follower_count", Int(Int32(clamping: feed.followerCount)))
+            json.field("following_count", Int(Int32(clamping: feed.followingCount)))
+            json.field("group_id", feed.id.group)
+            json.field("id", feed.id.id)
+            json.field("member_count", 0)
+            json.field("name", feed.name)
+            json.key("own_capabilities")
+            json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility))
+            json.field("pin_count", 0)
+            json.field("updated_at", feed.updatedAt)
+            json.field("visibility", feed.visibility.rawValue)
+        }
+    }
+
+    /// A follow with both its feeds, as `Wire.follow` shapes it.
+    package mutating func follow(_ follow: Follow, viewer: Principal) {
+        object { json in
+            json.field("created_at", follow.createdAt)
+            json.key("custom")
+            json.object(follow.custom)
+            json.field("follower_role", follow.followerRole)
+            json.field("push_preference", follow.pushPreference)
+            json.field("request_accepted_at", follow.requestAcceptedAt)
+            json.field("request_rejected_at", follow.requestRejectedAt)
+            json.key("source_feed")
+            json.feed(follow.source, viewer: viewer)
+            json.field("status", follow.status.rawValue)
+            json.key("target_feed")
+            json.feed(follow.target, viewer: viewer)
+            json.field("updated_at", follow.updatedAt)
+        }
+    }
+
+    /// A feed's followers or following page, and its cursor.
+    package mutating func follows(_ name: StaticString, _ page: FollowPage, pagination: StaticString, viewer: Principal) {
+        key(name)
+        array(page.follows) { $0.follow($1, viewer: viewer) }
+        key(pagination)
+        object { json in json.field("next", page.next?.token) }
+    }
+
+    /// A page's activities and its cursors, the part every page response shares.
+    package mutating func page(_ page: ActivityPage, urls: AttachmentURLs) {
+        key("activities")
+        var users: [String: [UInt8]] = [:]
+        array(page.activities) { $0.activity($1, urls: urls, users: &users) }
+        field("next", page.next?.token)
+        field("prev", page.prev?.token)
+    }
+}
