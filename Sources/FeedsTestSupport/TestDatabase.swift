@@ -37,16 +37,19 @@ public enum TestDatabase {
         return configuration
     }
 
-    /// Creates an empty database, runs `body` with its configuration and a running client, drops it.
+    /// Creates a database, runs `body` with its configuration and a running client, drops it.
+    /// `migrated` starts it as a copy of the migrated template (`MigratedTemplate`), else empty.
     public static func with<T: Sendable>(
-        _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
+        migrated: Bool = false, _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
     ) async throws -> T {
         let admin = try serverConfiguration()
+        let template = migrated ? try await MigratedTemplate.shared.name(admin) : nil
         try await databasesAtOnce.acquire()
         defer { databasesAtOnce.release() }
         let name = "feeds_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         try await withClient(admin) { client in
-            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            let copy = template.map { " TEMPLATE \($0)" } ?? ""
+            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)\(copy)"), logger: logger)
         }
         let configuration = {
             var configuration = admin

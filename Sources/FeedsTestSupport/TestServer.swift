@@ -48,7 +48,7 @@ public struct TestServer: Sendable {
         let result: Result<Void, any Error>
         do {
             result = .success(
-                try await TestDatabase.with { database, client in
+                try await TestDatabase.with(migrated: true) { database, client in
                     // The port is chosen before binding, so that the URLs the server hands out name it; another
                     // socket may take it meanwhile, so a server that cannot bind is tried again on a new one.
                     for attempt in 1...5 {

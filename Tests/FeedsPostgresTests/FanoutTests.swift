@@ -9,8 +9,7 @@ import Testing
 /// the next, and copies are never doubled.
 @Suite struct FanoutTests {
     @Test func aJobWhoseWorkerDiedIsDoneByTheNextOnce() async throws {
-        try await TestDatabase.with { configuration, client in
-            try await Migrator(client: client).migrate(try Migration.bundled(), logger: TestDatabase.logger)
+        try await TestDatabase.with(migrated: true) { configuration, client in
             for statement in [
                 "INSERT INTO users (id) VALUES ('star')",
                 "INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES ('user:star', 'user', 'star', 'star')",
@@ -76,9 +75,8 @@ import Testing
     /// end. Now each job is a transaction of its own: the others finish, and the failing one waits
     /// longer each time and is set aside after `Fanout.maxAttempts` tries, with its error.
     @Test func aFailingJobHoldsNoOtherBackAndIsSetAside() async throws {
-        try await TestDatabase.with { _, client in
+        try await TestDatabase.with(migrated: true) { _, client in
             let logger = TestDatabase.logger
-            try await Migrator(client: client).migrate(try Migration.bundled(), logger: logger)
             var statements =
                 [
                     "INSERT INTO users (id) VALUES ('star')",

@@ -40,9 +40,8 @@ import Testing
     ]
 
     @Test func clientShapedQueriesStayBoundedOnAMillionRows() async throws {
-        try await TestDatabase.with { _, client in
+        try await TestDatabase.with(migrated: true) { _, client in
             let logger = TestDatabase.logger
-            try await Migrator(client: client).migrate(try Migration.bundled(), logger: logger)
             for statement in Self.data { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
 
             let allFeeds = (1...1000).map { "user:u\($0)" }
