@@ -78,7 +78,8 @@ public func buildApplication(
         logger: logger, onServerRunning: onWebSocketRunning)
     let http = HTTPServer(
         store: store, uploads: uploads, idempotency: idempotencyStore, settingsStore: settingsStore, realtime: realtime,
-        realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter, probe: probe,
+        realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
+        notifications: PostgresNotificationStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout)
     let router = try http.router()

@@ -35,6 +35,10 @@ extension JSONWriter {
             json.key("latest_reactions")
             json.array(engagement.latestReactions) { $0.reaction($1, users: &users) }
             json.emptyArray("mentioned_users")
+            if let context = activity.notificationContext {
+                json.key("notification_context")
+                json.object(context)
+            }
             json.key("own_bookmarks")
             json.array(bookmarked ? [] : engagement.ownBookmarks) { json, bookmark in
                 json.bookmark(bookmark, users: &users) { $0.activity(activity, urls: urls, users: &$1, bookmarked: true) }
@@ -211,11 +215,12 @@ extension JSONWriter {
     }
 
     /// A page's activities and its cursors, the part every page response shares.
-    package mutating func page(_ page: ActivityPage, urls: AttachmentURLs) {
+    /// `next` stands in for the page's own cursor where groups, not activities, are paged.
+    package mutating func page(_ page: ActivityPage, urls: AttachmentURLs, next: String? = nil) {
         key("activities")
         var users: [String: [UInt8]] = [:]
         array(page.activities) { $0.activity($1, urls: urls, users: &users) }
-        field("next", page.next?.token)
+        field("next", next ?? page.next?.token)
         field("prev", page.prev?.token)
     }
 }

@@ -24,6 +24,8 @@ public struct Activity: Sendable, Hashable {
     public var deletedAt: Date?
     /// Reaction, bookmark and comment counts, and the reader's own reactions and bookmarks.
     public var engagement: ActivityEngagement
+    /// A notification's `notification_context` (its target and trigger); nil for other activities.
+    public var notificationContext: JSONObject?
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,

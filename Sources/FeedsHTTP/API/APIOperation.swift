@@ -34,6 +34,7 @@ struct APIOperation: Sendable {
         .init(.post, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}", "GetOrCreateFeed", .read),
         .init(.put, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}", "UpdateFeed", .write),
         .init(.delete, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}/watch", "StopWatchingFeed", .write),
+        .init(.post, "/api/v2/feeds/feed_groups/{feed_group_id}/feeds/{feed_id}/activities/mark/batch", "MarkActivity", .write),
         .init(.post, "/api/v2/feeds/feeds/query", "QueryFeeds", .read),
         .init(.post, "/api/v2/feeds/feeds/own/batch", "OwnBatch", .read),
         .init(.get, "/api/v2/users", "QueryUsers", .read),

@@ -70,6 +70,10 @@ struct DeadlineAPI<Base: APIProtocol>: APIProtocol {
         try await bounded("QueryFeeds") { [base] in try await base.queryFeeds(input) }
     }
 
+    func markActivity(_ input: Operations.MarkActivity.Input) async throws -> Operations.MarkActivity.Output {
+        try await bounded("MarkActivity") { [base] in try await base.markActivity(input) }
+    }
+
     func follow(_ input: Operations.Follow.Input) async throws -> Operations.Follow.Output {
         try await bounded("Follow") { [base] in try await base.follow(input) }
     }

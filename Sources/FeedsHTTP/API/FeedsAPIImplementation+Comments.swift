@@ -2,6 +2,7 @@ import FeedsAPI
 import FeedsCore
 import FeedsUploads
 import FeedsWire
+import Logging
 
 /// AddComment, GetComment, UpdateComment (PATCH) and ReplaceComment (PUT), DeleteComment, GetComments,
 /// GetCommentReplies and QueryComments. Who
@@ -44,9 +45,6 @@ extension FeedsAPIImplementation {
         if let type = body.objectType, type.rawValue != "activity" {
             throw FeedsError.input("object_type is activity", field: "object_type")
         }
-        if body.createNotificationActivity == true {
-            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
-        }
         if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
         }
@@ -64,14 +62,19 @@ extension FeedsAPIImplementation {
             attachments: linked, filesToCome: files.count)
         let stored = try await storeFiles(files, owner: user, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
+        let comment: Comment
         do {
-            let comment = try await store.addComment(draft, by: request.principal, logger: request.logger)
-            publishCommentEvent("feeds.comment.added", comment, logger: request.logger)
-            return comment
+            comment = try await store.addComment(draft, by: request.principal, logger: request.logger)
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
         }
+        publishCommentEvent("feeds.comment.added", comment, logger: request.logger)
+        // After the comment stands: a notification that fails is written by the client's retry.
+        if body.createNotificationActivity == true {
+            try await notifyOfComment(comment, copyCustom: body.copyCustomToNotification ?? false, logger: request.logger)
+        }
+        return comment
     }
 
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {
@@ -138,6 +141,7 @@ extension FeedsAPIImplementation {
         let (comment, activity) = try await store.deleteComment(
             id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
         publishCommentEvent("feeds.comment.deleted", comment, known: activity, logger: request.logger)
+        try await unnotify(source: "comment:\(comment.id)", logger: request.logger)
         // The reply shows the activity as the caller may read it now, which may be less than when they commented.
         let shown =
             request.principal.userID == nil
@@ -222,5 +226,15 @@ extension FeedsAPIImplementation {
             for user in try await store.queryUsers(query, logger: request.logger) { users[user.id] = user }
         }
         return users
+    }
+
+    /// A comment tells its activity's owner; a reply, the author of the comment it answers.
+    private func notifyOfComment(_ comment: Comment, copyCustom: Bool, logger: Logger) async throws {
+        guard let activity = try await store.activity(id: comment.activityID, viewer: .server, logger: logger) else { return }
+        var parent: Comment?
+        if let parentID = comment.parentID {
+            parent = try await store.comment(id: parentID, by: .server, ownFieldsOf: nil, logger: logger)
+        }
+        try await notify(.comment(comment, on: activity, replyingTo: parent, copyCustom: copyCustom), logger: logger)
     }
 }

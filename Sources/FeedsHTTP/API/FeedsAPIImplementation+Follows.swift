@@ -11,6 +11,9 @@ extension FeedsAPIImplementation {
         let follow = try await store.follow([try Self.input(body)], by: request.principal, logger: request.logger)
         guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
         if follow.first?.created == true { publishFollowEvent("feeds.follow.created", made) }
+        if body.createNotificationActivity == true {
+            try await notify(.follow(made, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
+        }
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(made, viewer: request.principal)))))
     }
@@ -26,6 +29,9 @@ extension FeedsAPIImplementation {
         }
         let follows = try await store.follow(inputs, by: request.principal, logger: request.logger)
         for made in follows where made.created { publishFollowEvent("feeds.follow.created", made.follow) }
+        for (made, asked) in zip(follows, body.follows) where asked.createNotificationActivity == true {
+            try await notify(.follow(made.follow, copyCustom: asked.copyCustomToNotification ?? false), logger: request.logger)
+        }
         let wire = try follows.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
         return .created(
             .init(body: .json(.init(created: wire.filter(\.1).map(\.0), duration: request.duration, follows: wire.map(\.0)))))
@@ -38,6 +44,7 @@ extension FeedsAPIImplementation {
             source: source, target: target, keepHistory: input.query.keepHistory ?? false, by: request.principal,
             logger: request.logger)
         publishFollowEvent("feeds.follow.deleted", follow)
+        try await unnotify(source: NotificationDraft.followSource(source: source, target: target), logger: request.logger)
         try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
         return .ok(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))

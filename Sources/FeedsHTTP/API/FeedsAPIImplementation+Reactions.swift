@@ -17,10 +17,14 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let (user, reaction) = try Self.reaction(
             request, type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
-            enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds, notify: body.createNotificationActivity,
+            enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds,
             userID: body.userId ?? body.user?.id)
         let (stored, activity) = try await store.addReaction(
             reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        if body.createNotificationActivity == true {
+            try await notify(
+                .reaction(stored, to: activity, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
+        }
         publishActivityEvent(
             reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
             actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
@@ -38,6 +42,8 @@ extension FeedsAPIImplementation {
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
         let (removed, activity) = try await store.deleteReaction(
             type: type, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        try await unnotify(
+            source: NotificationDraft.reactionSource(activityID: activity.id, userID: user, type: type), logger: request.logger)
         publishActivityEvent(
             "feeds.activity.reaction.deleted", activity, actor: removed.user, extra: [("reaction", try? Wire.reaction(removed))])
         return .ok(
@@ -70,10 +76,14 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let (user, reaction) = try Self.reaction(
             request, type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
-            enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds, notify: body.createNotificationActivity,
+            enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds,
             userID: body.userId ?? body.user?.id)
         let (stored, comment) = try await store.addCommentReaction(
             reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        if body.createNotificationActivity == true {
+            try await notify(
+                .commentReaction(stored, to: comment, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
+        }
         publishCommentEvent(
             reaction.enforceUnique ? "feeds.comment.reaction.updated" : "feeds.comment.reaction.added", comment, reaction: stored,
             logger: request.logger)
@@ -93,6 +103,9 @@ extension FeedsAPIImplementation {
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
         let (removed, comment) = try await store.deleteCommentReaction(
             type: type, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
+        try await unnotify(
+            source: NotificationDraft.commentReactionSource(commentID: comment.id, userID: user, type: type),
+            logger: request.logger)
         publishCommentEvent("feeds.comment.reaction.deleted", comment, reaction: removed, logger: request.logger)
         return .ok(
             .init(
@@ -121,16 +134,13 @@ extension FeedsAPIImplementation {
                         reactions: try found.reactions.map(Wire.reaction)))))
     }
 
-    /// A reaction request's user and reaction, checked; sharing and notifications are refused.
+    /// A reaction request's user and reaction, checked; sharing is refused.
     static func reaction(
         _ request: AuthenticatedRequest, type: String, custom: JSONObject?, enforceUnique: Bool?, targetFeeds: [String]?,
-        notify: Bool?, userID: String?
+        userID: String?
     ) throws -> (user: String, reaction: ReactionInput) {
         if targetFeeds?.isEmpty == false {
             throw FeedsError.input("sharing a reaction to target_feeds is not supported", field: "target_feeds")
-        }
-        if notify == true {
-            throw FeedsError.input("notification activities are not supported", field: "create_notification_activity")
         }
         return (try actingUser(request, userID), try ReactionInput(type: type, custom: custom, enforceUnique: enforceUnique))
     }

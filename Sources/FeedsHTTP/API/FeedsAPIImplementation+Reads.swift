@@ -36,11 +36,16 @@ extension FeedsAPIImplementation {
     func feedPage(
         group: String, id: String, _ body: Components.Schemas.GetOrCreateFeedRequest, watchOn connectionID: String? = nil,
         request: AuthenticatedRequest
-    ) async throws -> (feed: Feed, created: Bool, page: ActivityPage, followers: FollowPage, following: FollowPage) {
+    ) async throws -> FeedRead {
         try DeclaredBounds.check(body)
         let feedID = try FeedID(group: group, id: id, field: "feed_id")
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
+        // A notification feed pages its groups (`next` is theirs), not activities.
+        let aggregated = feedID.group == "notification"
+        let (limit, cursor) =
+            aggregated
+            ? try ActivityQuery.page(limit: body.limit.map(Int.init), next: nil, prev: nil)
+            : try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         let visibility = body.data?.visibility.flatMap { FeedVisibility(rawValue: $0.rawValue) }
         let details = try FeedDetails(
             name: body.data?.name, description: body.data?.description, custom: try body.data?.custom.map { try recode($0) }
@@ -68,14 +73,33 @@ extension FeedsAPIImplementation {
         // The page and the lists are independent reads: run side by side, on connections of their own.
         var pageQuery = ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor)
         pageQuery.ownFieldsOf = creator  // the reader's, or the user a server call names
-        async let page = store.queryActivities(pageQuery, logger: request.logger)
         async let followers = list(followersQuery, request: request)
         async let following = list(followingQuery, request: request)
-        return (feed, created, try await page, try await followers, try await following)
+        if aggregated {
+            let groups = try await notifications.page(
+                feed: feedID.description, limit: limit, next: body.next, logger: request.logger)
+            return FeedRead(
+                feed: feed, created: created, page: ActivityPage(activities: [], next: nil, prev: nil),
+                followers: try await followers, following: try await following, notifications: groups)
+        }
+        async let page = store.queryActivities(pageQuery, logger: request.logger)
+        return FeedRead(
+            feed: feed, created: created, page: try await page, followers: try await followers, following: try await following)
     }
 
     private func list(_ query: FollowQuery?, request: AuthenticatedRequest) async throws -> FollowPage {
         guard let query else { return FollowPage(follows: [], next: nil) }
         return try await store.queryFollows(query, viewer: .server, logger: request.logger)
     }
+}
+
+/// What GetOrCreateFeed read: the feed, its page, its follows, and for a notification feed its
+/// groups and status.
+struct FeedRead: Sendable {
+    var feed: Feed
+    var created: Bool
+    var page: ActivityPage
+    var followers: FollowPage
+    var following: FollowPage
+    var notifications: NotificationPage?
 }

@@ -14,6 +14,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let settingsStore: any AppSettingsStore
     let realtime: Realtime
     let rateLimiter: RateLimiter
+    let notifications: any NotificationStore
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)

@@ -23,6 +23,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var realtimeEndpoint: RealtimeEndpoint<Store>
     package var authenticator: Authenticator
     package var rateLimiter: RateLimiter
+    package var notifications: any NotificationStore
     package var probe: any DatabaseHealth
     /// The migrations the database has not applied yet, for `/readyz`.
     package var pendingMigrations: @Sendable (Logger) async throws -> [String]
@@ -37,12 +38,14 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package init(
         store: Store, uploads: UploadPipeline, idempotency: any IdempotencyStore, settingsStore: any AppSettingsStore,
         realtime: Realtime, realtimeEndpoint: RealtimeEndpoint<Store>, authenticator: Authenticator, rateLimiter: RateLimiter,
+        notifications: any NotificationStore,
         probe: any DatabaseHealth, pendingMigrations: @escaping @Sendable (Logger) async throws -> [String], backend: CDNBackend,
         hot: HotObjects, requestTimeout: Duration
     ) {
         (self.store, self.uploads, self.idempotency, self.settingsStore) = (store, uploads, idempotency, settingsStore)
         (self.realtime, self.realtimeEndpoint, self.authenticator, self.rateLimiter) =
             (realtime, realtimeEndpoint, authenticator, rateLimiter)
+        self.notifications = notifications
         (self.probe, self.pendingMigrations, self.backend, self.hot, self.requestTimeout) =
             (probe, pendingMigrations, backend, hot, requestTimeout)
         _ = PrometheusMetrics.registry
@@ -74,7 +77,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         }
         let api = FeedsAPIImplementation(
             store: store, uploads: uploads, idempotency: Idempotency(store: idempotency), settingsStore: settingsStore,
-            realtime: realtime, rateLimiter: rateLimiter, deadline: requestTimeout)
+            realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
+            deadline: requestTimeout)
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(router: router, handWritten: type(of: pages).routes + type(of: creates).routes)

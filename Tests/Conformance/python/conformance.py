@@ -21,6 +21,7 @@ import steps_feeds  # noqa: F401
 import steps_follows  # noqa: F401
 import steps_reactions  # noqa: F401
 import steps_comments  # noqa: F401
+import steps_notifications  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 

@@ -1,0 +1,104 @@
+/// The notification each kind of write makes, and for whom: the owner of what was acted on,
+/// never the actor themselves. `target_id` (what the aggregation format groups by) is the
+/// activity for reactions and comments on it, the comment for reactions and replies to it, and
+/// the followed user for follows.
+extension NotificationDraft {
+    public static func reaction(_ reaction: Reaction, to activity: Activity, copyCustom: Bool) -> NotificationDraft? {
+        make(
+            for: activity.user.id, by: reaction.user, type: "reaction", targetID: activity.id,
+            source: "reaction:\(activity.id):\(reaction.user.id):\(reaction.type)",
+            target: target(activity),
+            trigger: ["type": .string("reaction"), "text": .string("\(name(reaction.user)) reacted to your activity")],
+            custom: copyCustom ? reaction.custom : [:])
+    }
+
+    public static func commentReaction(_ reaction: Reaction, to comment: Comment, copyCustom: Bool) -> NotificationDraft? {
+        var target: JSONObject = ["id": .string(comment.activityID)]
+        target["comment"] = .object(commentObject(comment))
+        return make(
+            for: comment.user.id, by: reaction.user, type: "comment_reaction", targetID: comment.id,
+            source: "comment_reaction:\(comment.id):\(reaction.user.id):\(reaction.type)", target: target,
+            trigger: ["type": .string("comment_reaction"), "text": .string("\(name(reaction.user)) reacted to your comment")],
+            custom: copyCustom ? reaction.custom : [:])
+    }
+
+    /// A comment on an activity tells the activity's owner; a reply tells the parent comment's author.
+    public static func comment(_ comment: Comment, on activity: Activity, replyingTo parent: Comment?, copyCustom: Bool)
+        -> NotificationDraft?
+    {
+        let trigger: JSONObject = ["comment": .object(commentObject(comment))]
+        if let parent {
+            var target = self.target(activity)
+            target["comment"] = .object(commentObject(parent))
+            return make(
+                for: parent.user.id, by: comment.user, type: "comment_reply", targetID: parent.id,
+                source: "comment:\(comment.id)", target: target,
+                trigger: trigger.merging(
+                    ["type": .string("comment_reply"), "text": .string("\(name(comment.user)) replied to your comment")]
+                ) { $1 },
+                custom: copyCustom ? comment.custom : [:])
+        }
+        return make(
+            for: activity.user.id, by: comment.user, type: "comment", targetID: activity.id, source: "comment:\(comment.id)",
+            target: target(activity),
+            trigger: trigger.merging([
+                "type": .string("comment"), "text": .string("\(name(comment.user)) commented on your activity"),
+            ]) {
+                $1
+            },
+            custom: copyCustom ? comment.custom : [:])
+    }
+
+    /// A follow tells the owner of the followed feed.
+    public static func follow(_ follow: Follow, copyCustom: Bool) -> NotificationDraft? {
+        let (owner, actor) = (follow.target.createdBy, follow.source.createdBy)
+        return make(
+            for: owner.id, by: actor, type: "follow", targetID: owner.id,
+            source: "follow:\(follow.source.id):\(follow.target.id)",
+            target: ["id": .string(owner.id), "name": owner.name.map(JSONValue.string) ?? .string(owner.id)],
+            trigger: ["type": .string("follow"), "text": .string("\(name(actor)) started following you")],
+            custom: copyCustom ? follow.custom : [:])
+    }
+
+    /// The source a reaction's notification was made under, to take it back with the reaction.
+    public static func reactionSource(activityID: String, userID: String, type: String) -> String {
+        "reaction:\(activityID):\(userID):\(type)"
+    }
+
+    public static func commentReactionSource(commentID: String, userID: String, type: String) -> String {
+        "comment_reaction:\(commentID):\(userID):\(type)"
+    }
+
+    public static func followSource(source: FeedID, target: FeedID) -> String {
+        "follow:\(source):\(target)"
+    }
+
+    private static func make(
+        for recipient: String, by actor: User, type: String, targetID: String, source: String, target: JSONObject,
+        trigger: JSONObject, custom: JSONObject
+    ) -> NotificationDraft? {
+        guard recipient != actor.id, canNotify(recipient) else { return nil }
+        return NotificationDraft(
+            recipient: recipient, type: type, actorID: actor.id, targetID: targetID, source: source,
+            context: ["target": .object(target), "trigger": .object(trigger)], custom: custom)
+    }
+
+    private static func target(_ activity: Activity) -> JSONObject {
+        var target: JSONObject = [
+            "id": .string(activity.id), "type": .string(activity.type), "user_id": .string(activity.user.id),
+        ]
+        if let text = activity.text { target["text"] = .string(String(text.prefix(300))) }
+        return target
+    }
+
+    private static func commentObject(_ comment: Comment) -> JSONObject {
+        [
+            "id": .string(comment.id), "user_id": .string(comment.user.id),
+            "comment": .string(String((comment.text ?? "").prefix(300))),
+        ]
+    }
+
+    private static func name(_ user: User) -> String {
+        user.name.flatMap { $0.isEmpty ? nil : $0 } ?? user.id
+    }
+}
