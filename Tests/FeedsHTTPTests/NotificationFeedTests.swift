@@ -105,6 +105,39 @@ import Testing
         }
     }
 
+    @Test func mentionsTellThoseWhoMayReadAndADeletedActivityTakesItsNotifications() async throws {
+        try await TestServer.run { server in
+            let notify = #""create_notification_activity":true"#
+            let post = try #require(
+                try await server.addActivity(
+                    as: "alice", text: "hi @bob", extra: #"\#(notify),"mentioned_user_ids":["bob","alice","bob"]"#)["id"].string)
+            let bob = try await bell(server, "bob").body["aggregated_activities"].array
+            try #require(bob.count == 1)
+            #expect(bob[0]["activities"][0]["type"].string == "mention" && bob[0]["activity_count"].int == 1)
+            #expect(bob[0]["activities"][0]["notification_context"]["target"]["id"].string == post)
+            // A private activity's mention tells nobody who may not read it.
+            _ = try await server.addActivity(
+                as: "alice", text: "secret @carl", extra: #"\#(notify),"visibility":"private","mentioned_user_ids":["carl"]"#)
+            #expect(try await bell(server, "carl").body["aggregated_activities"].array.isEmpty)
+            // A comment's mention tells its user.
+            let comment = try await server.api(
+                .POST, "/feeds/comments", as: "dora",
+                json: #"{"object_id":"\#(post)","object_type":"activity","comment":"@erin look","mentioned_user_ids":["erin"],\#(notify)}"#)
+            #expect(comment.status == 201, "\(comment.text)")
+            let erin = try await bell(server, "erin").body["aggregated_activities"].array
+            #expect(erin.map { $0["activities"][0]["type"].string } == ["comment_mention"])
+            #expect(try await server.react(post, "like", as: "carl", extra: notify).status == 201)
+            #expect(try await bell(server, "alice").body["aggregated_activities"].array.count == 2)
+            // Deleting the activity takes every notification about it.
+            #expect(try await server.api(.DELETE, "/feeds/activities/\(post)", as: "alice").status == 200)
+            for user in ["alice", "bob", "erin"] {
+                let left = try await bell(server, user)
+                #expect(left.body["aggregated_activities"].array.isEmpty, "\(user): \(left.text)")
+                #expect(left.body["notification_status"]["unread"].int == 0)
+            }
+        }
+    }
+
     @Test func markingMovesTheCountsAndANewNotificationIsUnreadAgain() async throws {
         try await TestServer.run { server in
             let notify = #""create_notification_activity":true"#

@@ -18,11 +18,14 @@ public struct NotificationDraft: Sendable, Equatable {
     /// Stream's `notification_context`: `target` and `trigger`.
     public var context: JSONObject
     public var custom: JSONObject
+    /// The activity it is about (nil for a follow): deleting the activity takes the notification.
+    public var activityID: String?
 
     public init(
         recipient: String, type: String, actorID: String, targetID: String, source: String, context: JSONObject,
-        custom: JSONObject = [:]
+        custom: JSONObject = [:], activityID: String? = nil
     ) {
+        self.activityID = activityID
         self.feed = "notification:\(recipient)"
         (self.type, self.actorID, self.targetID, self.source, self.context, self.custom) =
             (type, actorID, targetID, source, context, custom)

@@ -9,7 +9,7 @@ extension NotificationDraft {
             source: "reaction:\(activity.id):\(reaction.user.id):\(reaction.type)",
             target: target(activity),
             trigger: ["type": .string("reaction"), "text": .string("\(name(reaction.user)) reacted to your activity")],
-            custom: copyCustom ? reaction.custom : [:])
+            custom: copyCustom ? reaction.custom : [:], activityID: activity.id)
     }
 
     public static func commentReaction(_ reaction: Reaction, to comment: Comment, copyCustom: Bool) -> NotificationDraft? {
@@ -19,7 +19,7 @@ extension NotificationDraft {
             for: comment.user.id, by: reaction.user, type: "comment_reaction", targetID: comment.id,
             source: "comment_reaction:\(comment.id):\(reaction.user.id):\(reaction.type)", target: target,
             trigger: ["type": .string("comment_reaction"), "text": .string("\(name(reaction.user)) reacted to your comment")],
-            custom: copyCustom ? reaction.custom : [:])
+            custom: copyCustom ? reaction.custom : [:], activityID: comment.activityID)
     }
 
     /// A comment on an activity tells the activity's owner; a reply tells the parent comment's author.
@@ -36,7 +36,7 @@ extension NotificationDraft {
                 trigger: trigger.merging(
                     ["type": .string("comment_reply"), "text": .string("\(name(comment.user)) replied to your comment")]
                 ) { $1 },
-                custom: copyCustom ? comment.custom : [:])
+                custom: copyCustom ? comment.custom : [:], activityID: activity.id)
         }
         return make(
             for: activity.user.id, by: comment.user, type: "comment", targetID: activity.id, source: "comment:\(comment.id)",
@@ -46,7 +46,29 @@ extension NotificationDraft {
             ]) {
                 $1
             },
-            custom: copyCustom ? comment.custom : [:])
+            custom: copyCustom ? comment.custom : [:], activityID: activity.id)
+    }
+
+    /// A user named in an activity's `mentioned_user_ids` (who may read it: the store checks).
+    public static func mention(of userID: String, in activity: Activity, copyCustom: Bool) -> NotificationDraft? {
+        make(
+            for: userID, by: activity.user, type: "mention", targetID: activity.id, source: "mention:\(activity.id):\(userID)",
+            target: target(activity),
+            trigger: ["type": .string("mention"), "text": .string("\(name(activity.user)) mentioned you")],
+            custom: copyCustom ? activity.custom : [:], activityID: activity.id)
+    }
+
+    /// A user named in a comment's `mentioned_user_ids`.
+    public static func commentMention(of userID: String, in comment: Comment, on activity: Activity, copyCustom: Bool)
+        -> NotificationDraft?
+    {
+        var target = self.target(activity)
+        target["comment"] = .object(commentObject(comment))
+        return make(
+            for: userID, by: comment.user, type: "comment_mention", targetID: comment.id,
+            source: "comment_mention:\(comment.id):\(userID)", target: target,
+            trigger: ["type": .string("comment_mention"), "text": .string("\(name(comment.user)) mentioned you in a comment")],
+            custom: copyCustom ? comment.custom : [:], activityID: activity.id)
     }
 
     /// A follow tells the owner of the followed feed.
@@ -75,12 +97,12 @@ extension NotificationDraft {
 
     private static func make(
         for recipient: String, by actor: User, type: String, targetID: String, source: String, target: JSONObject,
-        trigger: JSONObject, custom: JSONObject
+        trigger: JSONObject, custom: JSONObject, activityID: String? = nil
     ) -> NotificationDraft? {
         guard recipient != actor.id, canNotify(recipient) else { return nil }
         return NotificationDraft(
             recipient: recipient, type: type, actorID: actor.id, targetID: targetID, source: source,
-            context: ["target": .object(target), "trigger": .object(trigger)], custom: custom)
+            context: ["target": .object(target), "trigger": .object(trigger)], custom: custom, activityID: activityID)
     }
 
     private static func target(_ activity: Activity) -> JSONObject {

@@ -12,6 +12,9 @@ public protocol NotificationStore: Sendable {
     func remove(source: String, logger: Logger) async throws -> (feed: String, group: NotificationGroup?)?
 
     /// A page of the feed's groups, newest first, with the feed's status.
+    /// Removes every notification about the activity (it was deleted); returns the feeds that changed.
+    func removeAll(activityID: String, logger: Logger) async throws -> [String]
+
     func page(feed: String, limit: Int, next: String?, logger: Logger) async throws -> NotificationPage
 
     func status(feed: String, logger: Logger) async throws -> NotificationStatus

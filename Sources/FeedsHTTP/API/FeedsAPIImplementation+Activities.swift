@@ -110,14 +110,21 @@ extension FeedsAPIImplementation {
         )
         let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
+        let activity: Activity
         do {
-            let activity = try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
-            publishActivityEvent("feeds.activity.added", activity, actor: activity.user)
-            return activity
+            activity = try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
         }
+        publishActivityEvent("feeds.activity.added", activity, actor: activity.user)
+        if body.createNotificationActivity == true {
+            let drafts = (body.mentionedUserIds ?? []).map {
+                NotificationDraft.mention(of: $0, in: activity, copyCustom: body.copyCustomToNotification ?? false)
+            }
+            try await notifyReaders(drafts, of: activity.id, logger: request.logger)
+        }
+        return activity
     }
 
     /// Checks the files a create sent with it (size, sniffed type, the upload rules) and stores
@@ -226,6 +233,7 @@ extension FeedsAPIImplementation {
         )
         guard !deleted.isEmpty else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
         publishDeleted(before, deleted)
+        try await unnotify(activities: deleted, logger: request.logger)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
@@ -243,6 +251,7 @@ extension FeedsAPIImplementation {
             mayDelete: { principal.mayModify(ownedBy: $0) }
         )
         publishDeleted(before, deleted)
+        try await unnotify(activities: deleted, logger: request.logger)
         return .created(.init(body: .json(.init(deletedIds: deleted, duration: request.duration))))
     }
 

@@ -236,5 +236,9 @@ extension FeedsAPIImplementation {
             parent = try await store.comment(id: parentID, by: .server, ownFieldsOf: nil, logger: logger)
         }
         try await notify(.comment(comment, on: activity, replyingTo: parent, copyCustom: copyCustom), logger: logger)
+        let mentions = comment.mentionedUserIDs.map {
+            NotificationDraft.commentMention(of: $0, in: comment, on: activity, copyCustom: copyCustom)
+        }
+        try await notifyReaders(mentions, of: activity.id, logger: logger)
     }
 }

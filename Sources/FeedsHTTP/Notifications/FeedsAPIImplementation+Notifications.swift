@@ -34,6 +34,26 @@ extension FeedsAPIImplementation {
         try await published(feed: draft.feed, group: group, logger: logger)
     }
 
+    /// Mentions tell only those who may read the activity: a mention in a followers-only post
+    /// tells nothing of it to a user who does not follow.
+    func notifyReaders(_ drafts: [NotificationDraft?], of activityID: String, logger: Logger) async throws {
+        var seen = Set<String>()
+        for case let draft? in drafts where seen.insert(draft.source).inserted {
+            let recipient = String(draft.feed.dropFirst("notification:".count))
+            guard try await store.activity(id: activityID, viewer: .user(recipient), logger: logger) != nil else { continue }
+            try await notify(draft, logger: logger)
+        }
+    }
+
+    /// Takes back every notification about the activities (they were deleted).
+    func unnotify(activities ids: [String], logger: Logger) async throws {
+        for id in ids {
+            for feed in try await notifications.removeAll(activityID: id, logger: logger) {
+                try await published(feed: feed, group: nil, logger: logger)
+            }
+        }
+    }
+
     /// Takes back the notification `source` made, if it made one.
     func unnotify(source: String, logger: Logger) async throws {
         guard let (feed, group) = try await notifications.remove(source: source, logger: logger) else { return }

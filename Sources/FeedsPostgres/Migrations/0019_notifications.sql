@@ -23,6 +23,7 @@ CREATE TABLE notifications (
     source      text NOT NULL,                   -- what made it: reaction:<activity>:<user>:<type>, follow:<src>:<tgt>, ...
     type        text NOT NULL,                   -- reaction, comment, comment_reply, comment_reaction, follow
     user_id     text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    activity_id text,                            -- the activity it is about: deleting that takes it
     context     jsonb NOT NULL,                  -- notification_context: target and trigger
     custom      jsonb NOT NULL DEFAULT '{}',
     created_at  timestamptz NOT NULL,
@@ -33,6 +34,7 @@ CREATE INDEX notifications_group_idx ON notifications (feed, grp, created_at DES
 CREATE INDEX notifications_group_user_idx ON notifications (feed, grp, user_id);
 -- Taking a notification back with what made it (an unlike, an unfollow) finds it by its source.
 CREATE INDEX notifications_source_idx ON notifications (source);
+CREATE INDEX notifications_activity_idx ON notifications (activity_id) WHERE activity_id IS NOT NULL;
 
 -- A feed's watermarks: everything updated before last_read_at is read, before last_seen_at seen.
 -- Marking all is one row's update however many notifications there are.

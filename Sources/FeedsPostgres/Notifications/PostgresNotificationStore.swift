@@ -33,8 +33,9 @@ public struct PostgresNotificationStore: NotificationStore {
                     SELECT EXISTS (SELECT 1 FROM notifications WHERE feed = \(draft.feed) AND grp = \(group)
                         AND user_id = \(draft.actorID)) AS known
                 ), added AS (
-                    INSERT INTO notifications (id, feed, grp, source, type, user_id, context, custom, created_at)
+                    INSERT INTO notifications (id, feed, grp, source, type, user_id, activity_id, context, custom, created_at)
                     SELECT \(UUID().lowercasedString), \(draft.feed), \(group), \(draft.source), \(draft.type), u.id,
+                        \(draft.activityID),
                         \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
                     FROM users u WHERE u.id = \(draft.actorID)
                     RETURNING 1
@@ -64,6 +65,18 @@ public struct PostgresNotificationStore: NotificationStore {
         }
         guard let (feed, group) = taken else { return nil }
         return (feed, try await groups(feed: feed, [group], logger: logger).first)
+    }
+
+    public func removeAll(activityID: String, logger: Logger) async throws -> [String] {
+        try await client.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "SELECT feed, source FROM notifications WHERE activity_id = \(activityID) ORDER BY feed, source LIMIT 10000",
+                logger: logger)
+            var taken: [(String, String)] = []
+            for try await row in rows.decode((String, String).self) { taken.append(row) }
+            for (feed, source) in taken { _ = try await Self.take(feed: feed, source: source, on: connection, logger: logger) }
+            return Array(Set(taken.map(\.0))).sorted()
+        }
     }
 
     /// Deletes the notification from `source` and counts it out of its group (the group goes
