@@ -54,6 +54,12 @@ import Testing
             let refused = try await post()
             expectAPIError(refused, status: 503, code: -1)
             #expect(refused.headers["Retry-After"].first == "1")
+            // The generated routes (here GetActivity) have the same deadline (`GeneratedTransport`).
+            let read = try await TestServer.send(
+                .GET, "\(node.baseURL)/api/v2/feeds/activities/some-post?api_key=\(TestServer.apiKey)",
+                headers: [("Authorization", token), ("Stream-Auth-Type", "jwt")])
+            expectAPIError(read, status: 503, code: -1)
+            #expect(read.text.contains("GetActivity"), "\(read.text)")
             let ready = try await TestServer.send(.GET, "\(node.baseURL)/readyz")
             #expect(ready.status == 503, "\(ready.text)")
             // A multipart upload's work after its body has the deadline too (it waited without end).

@@ -81,9 +81,9 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             deadline: requestTimeout)
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
-        let transport = GeneratedTransport(router: router, handWritten: type(of: pages).routes + type(of: creates).routes)
-        try DeadlineAPI(base: api, limit: requestTimeout).registerHandlers(
-            on: transport, serverURL: Servers.Server1.url(), configuration: openAPIConfiguration)
+        let transport = GeneratedTransport(
+            router: router, handWritten: type(of: pages).routes + type(of: creates).routes, deadline: requestTimeout)
+        try api.registerHandlers(on: transport, serverURL: Servers.Server1.url(), configuration: openAPIConfiguration)
         pages.register(on: router)
         creates.register(on: router, generated: transport.generated)
         return router
