@@ -127,6 +127,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The workflows behind the API, on domain types: the events every write sends, notifications.
+        .target(
+            name: "FeedsServices",
+            dependencies: [
+                "FeedsCore",
+                "FeedsAPI",
+                "FeedsWire",
+                "FeedsRealtime",
+                "FeedsUploads",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The admin console: server-rendered pages for upload rules, uploads and storage.
         .target(
             name: "FeedsAdmin",
@@ -152,6 +164,7 @@ let package = Package(
                 "FeedsAuth",
                 "FeedsWire",
                 "FeedsRealtime",
+                "FeedsServices",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -51,6 +51,7 @@ public func buildApplication(
     let settingsStore = PostgresAppSettingsStore(client: client)
     let hot = HotObjects(budget: configuration.hotObjectBytes)
     let idempotencyStore = PostgresIdempotencyStore(client: client)
+    let notifications = PostgresNotificationStore(client: client)
     let backend = try makeCDNBackend(configuration, logger: logger)
     let uploads = try makeUploadPipeline(
         configuration, client: client, settings: settings, cdn: wrapCDN.map { $0(backend.client) } ?? backend.client,
@@ -79,7 +80,7 @@ public func buildApplication(
     let http = HTTPServer(
         store: store, uploads: uploads, idempotency: idempotencyStore, settingsStore: settingsStore, realtime: realtime,
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
-        notifications: PostgresNotificationStore(client: client), probe: probe,
+        notifications: notifications, probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout)
     let router = try http.router()
@@ -114,6 +115,12 @@ public func buildApplication(
                 service: SweepService(
                     sweeper: sweeper, runs: adminStore, interval: configuration.gcInterval, logger: logger)),
         ]
+            + [
+                AfterGate(
+                    gate: migrated,
+                    service: ExpiryService(
+                        store: store, notifications: notifications, interval: configuration.expiryInterval, logger: logger))
+            ]
             + (0..<configuration.fanoutWorkers).map { _ in
                 AfterGate(gate: migrated, service: FanoutService(fanout: Fanout(client: client), logger: logger))
             },

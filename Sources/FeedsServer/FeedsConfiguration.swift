@@ -23,6 +23,8 @@ public struct FeedsConfiguration: Sendable {
     public var unattachedTTL: Duration?
     /// How often the server sweeps (one node at a time).
     public var gcInterval: Duration
+    /// How often expired activities (stories) are deleted; reads leave them out from the moment they expire.
+    public var expiryInterval: Duration = .seconds(30)
     /// The disk budget of resized images (and S3 originals fetched to resize), `FEEDS_VARIANT_CACHE_MB`.
     public var variantCacheBytes: Int64 = 1024 << 20
     /// The memory for small stored objects (up to 256 KB each) served from memory, `FEEDS_HOT_CACHE_MB`; 0 turns it off.

@@ -26,6 +26,7 @@ extension JSONWriter {
             json.object(activity.custom)
             json.field("deleted_at", activity.deletedAt)
             json.field("edited_at", activity.editedAt)
+            json.field("expires_at", activity.expiresAt)
             json.key("feeds")
             json.strings(activity.feeds)
             json.emptyArray("filter_tags")

@@ -26,6 +26,7 @@ package enum Wire {
             custom: .init(additionalProperties: try FreeForm.containers(activity.custom)),
             deletedAt: activity.deletedAt.map(WireTime.nanoseconds),
             editedAt: activity.editedAt.map(WireTime.nanoseconds),
+            expiresAt: activity.expiresAt.map(WireTime.nanoseconds),
             feeds: activity.feeds,
             filterTags: [],
             hidden: false,

@@ -11,7 +11,7 @@ WITH new_user AS (
     SELECT id, name, image, role, language, teams, custom::text, created_at, updated_at FROM new_user UNION ALL SELECT id, name, image, role, language, teams, custom::text, created_at, updated_at FROM users WHERE id = 'loadtest-' || :u::text
 ), target AS (
     SELECT a.id FROM activities a
-    WHERE a.id = (SELECT id FROM bench_reaction_targets WHERE n = :n) AND a.deleted_at IS NULL AND ('loadtest-' || :u::text::text IS NULL OR (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
+    WHERE a.id = (SELECT id FROM bench_reaction_targets WHERE n = :n) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND ('loadtest-' || :u::text::text IS NULL OR (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)))))))
@@ -31,7 +31,7 @@ WITH new_user AS (
 )
 SELECT stored.*, reactor.* FROM stored, reactor LIMIT 1;
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-a.created_at, a.updated_at, a.edited_at, a.deleted_at,
+a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at,
 COALESCE((
     SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
     FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
@@ -60,7 +60,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
 )::text END,
-(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
+(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)))))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;

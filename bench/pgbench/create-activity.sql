@@ -6,9 +6,9 @@
 \set u random(0, 99)
 BEGIN;
 WITH a AS (
-    INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom)
+    INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at)
     SELECT gen_random_uuid()::text, 'loadtest', 'loadtest-' || :u::text, 'pgbench', ARRAY[E'user\x3aloadtest-' || :u::text],
-           'public', NULL, 'everyone', '{"seq":0}'::jsonb
+           'public', NULL, 'everyone', '{"seq":0}'::jsonb, NULL
     WHERE NOT EXISTS (SELECT 1 FROM feeds WHERE fid = E'user\x3aloadtest-' || :u::text AND created_by <> 'loadtest-' || :u::text)
     RETURNING id, created_at
 )

@@ -12,6 +12,8 @@ public struct ActivityDraft: Sendable, Hashable {
     public var restrictReplies: String
     public var custom: JSONObject
     public var attachments: [StoredAttachment]
+    /// When it vanishes (a story's 24 hours): every read leaves it out from then on.
+    public var expiresAt: Date?
 
     /// Validates the raw fields of AddActivity / UpdateActivity.
     public init(
@@ -75,4 +77,19 @@ public struct ActivityDraft: Sendable, Hashable {
 
     /// Stream's bound on the feeds one activity is posted to.
     public static let maxFeeds = 25
+}
+
+extension ActivityDraft {
+    /// The longest an activity may be set to live: past that, `expires_at` is more likely a mistake.
+    public static let longestLife: TimeInterval = 10 * 365 * 24 * 3600
+
+    /// `expires_at` checked: in the future, within `longestLife`.
+    public static func expiry(_ date: Date?, now: Date = Date()) throws(FeedsError) -> Date? {
+        guard let date else { return nil }
+        guard date > now else { throw .input("expires_at is in the past: give a time to come", field: "expires_at") }
+        guard date.timeIntervalSince(now) <= longestLife else {
+            throw .input("expires_at is more than 10 years away", field: "expires_at")
+        }
+        return date
+    }
 }

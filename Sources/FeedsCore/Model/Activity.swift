@@ -26,12 +26,16 @@ public struct Activity: Sendable, Hashable {
     public var engagement: ActivityEngagement
     /// A notification's `notification_context` (its target and trigger); nil for other activities.
     public var notificationContext: JSONObject?
+    /// When it vanishes from every read (nil: never).
+    public var expiresAt: Date?
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,
         visibilityTag: String?, restrictReplies: String, custom: JSONObject, attachments: [StoredAttachment],
-        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?, engagement: ActivityEngagement = ActivityEngagement()
+        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?, engagement: ActivityEngagement = ActivityEngagement(),
+        expiresAt: Date? = nil
     ) {
+        self.expiresAt = expiresAt
         self.id = id
         self.type = type
         self.user = user

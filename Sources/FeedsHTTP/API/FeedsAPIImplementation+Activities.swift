@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsUploads
 import FeedsWire
 import NIOConcurrencyHelpers
@@ -108,6 +109,7 @@ extension FeedsAPIImplementation {
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
             attachments: given
         )
+        draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
         let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
         let activity: Activity
@@ -117,12 +119,12 @@ extension FeedsAPIImplementation {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
         }
-        publishActivityEvent("feeds.activity.added", activity, actor: activity.user)
+        events.activity("feeds.activity.added", activity, actor: activity.user)
         if body.createNotificationActivity == true {
             let drafts = (body.mentionedUserIds ?? []).map {
                 NotificationDraft.mention(of: $0, in: activity, copyCustom: body.copyCustomToNotification ?? false)
             }
-            try await notifyReaders(drafts, of: activity.id, logger: request.logger)
+            try await notifier.notifyReaders(drafts, of: activity.id, logger: request.logger)
         }
         return activity
     }
@@ -195,7 +197,7 @@ extension FeedsAPIImplementation {
                 attachments: attachments
             )
         }
-        publishActivityEvent("feeds.activity.updated", activity, actor: activity.user)
+        events.activity("feeds.activity.updated", activity, actor: activity.user)
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
@@ -219,7 +221,7 @@ extension FeedsAPIImplementation {
             }
             return try patch.apply(to: current, linked: linked)
         }
-        publishActivityEvent("feeds.activity.updated", activity, actor: activity.user)
+        events.activity("feeds.activity.updated", activity, actor: activity.user)
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
@@ -233,7 +235,7 @@ extension FeedsAPIImplementation {
         )
         guard !deleted.isEmpty else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
         publishDeleted(before, deleted)
-        try await unnotify(activities: deleted, logger: request.logger)
+        try await notifier.unnotify(activities: deleted, logger: request.logger)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
@@ -251,7 +253,7 @@ extension FeedsAPIImplementation {
             mayDelete: { principal.mayModify(ownedBy: $0) }
         )
         publishDeleted(before, deleted)
-        try await unnotify(activities: deleted, logger: request.logger)
+        try await notifier.unnotify(activities: deleted, logger: request.logger)
         return .created(.init(body: .json(.init(deletedIds: deleted, duration: request.duration))))
     }
 
@@ -266,7 +268,7 @@ extension FeedsAPIImplementation {
 
     private func publishDeleted(_ before: [String: Activity], _ deleted: [String]) {
         for id in deleted {
-            if let activity = before[id] { publishActivityEvent("feeds.activity.deleted", activity, actor: activity.user) }
+            if let activity = before[id] { events.activity("feeds.activity.deleted", activity, actor: activity.user) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsWire
 
 /// AddBookmark, UpdateBookmark, DeleteBookmark, QueryBookmarks, QueryBookmarkFolders,
@@ -16,7 +17,7 @@ extension FeedsAPIImplementation {
             activityID: input.path.id, userID: user, folder: folder, custom: try Self.custom(body.custom) ?? [:],
             by: request.principal, logger: request.logger)
         let wired = try wireBookmark(bookmark, activity)
-        publishBookmarkEvent("feeds.bookmark.added", wired, activity: activity)
+        events.bookmark("feeds.bookmark.added", wired, activity: activity)
         return .created(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
     }
 
@@ -39,7 +40,7 @@ extension FeedsAPIImplementation {
             activityID: input.path.id, userID: user, folderID: body.folderId.flatMap { $0.isEmpty ? nil : $0 },
             move: move, custom: try Self.custom(body.custom), by: request.principal, logger: request.logger)
         let wired = try wireBookmark(bookmark, activity)
-        publishBookmarkEvent("feeds.bookmark.updated", wired, activity: activity)
+        events.bookmark("feeds.bookmark.updated", wired, activity: activity)
         return .ok(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
     }
 
@@ -50,7 +51,7 @@ extension FeedsAPIImplementation {
             activityID: input.path.id, userID: user, folderID: input.query.folderId.flatMap { $0.isEmpty ? nil : $0 },
             by: request.principal, logger: request.logger)
         let wired = try wireBookmark(bookmark, activity)
-        publishBookmarkEvent("feeds.bookmark.deleted", wired, activity: activity)
+        events.bookmark("feeds.bookmark.deleted", wired, activity: activity)
         return .ok(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
     }
 

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsUploads
 import FeedsWire
 import Logging
@@ -69,10 +70,10 @@ extension FeedsAPIImplementation {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
         }
-        publishCommentEvent("feeds.comment.added", comment, logger: request.logger)
+        events.comment("feeds.comment.added", comment, logger: request.logger)
         // After the comment stands: a notification that fails is written by the client's retry.
         if body.createNotificationActivity == true {
-            try await notifyOfComment(comment, copyCustom: body.copyCustomToNotification ?? false, logger: request.logger)
+            try await notifier.commented(comment, copyCustom: body.copyCustomToNotification ?? false, logger: request.logger)
         }
         return comment
     }
@@ -132,7 +133,7 @@ extension FeedsAPIImplementation {
         }
         let comment = try await store.updateComment(
             id: id, change: change, userID: user, by: request.principal, logger: request.logger)
-        publishCommentEvent("feeds.comment.updated", comment, logger: request.logger)
+        events.comment("feeds.comment.updated", comment, logger: request.logger)
         return comment
     }
 
@@ -140,8 +141,8 @@ extension FeedsAPIImplementation {
         let request = try request
         let (comment, activity) = try await store.deleteComment(
             id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
-        publishCommentEvent("feeds.comment.deleted", comment, known: activity, logger: request.logger)
-        try await unnotify(source: "comment:\(comment.id)", logger: request.logger)
+        events.comment("feeds.comment.deleted", comment, known: activity, logger: request.logger)
+        try await notifier.unnotify(source: "comment:\(comment.id)", logger: request.logger)
         // The reply shows the activity as the caller may read it now, which may be less than when they commented.
         let shown =
             request.principal.userID == nil
@@ -226,19 +227,5 @@ extension FeedsAPIImplementation {
             for user in try await store.queryUsers(query, logger: request.logger) { users[user.id] = user }
         }
         return users
-    }
-
-    /// A comment tells its activity's owner; a reply, the author of the comment it answers.
-    private func notifyOfComment(_ comment: Comment, copyCustom: Bool, logger: Logger) async throws {
-        guard let activity = try await store.activity(id: comment.activityID, viewer: .server, logger: logger) else { return }
-        var parent: Comment?
-        if let parentID = comment.parentID {
-            parent = try await store.comment(id: parentID, by: .server, ownFieldsOf: nil, logger: logger)
-        }
-        try await notify(.comment(comment, on: activity, replyingTo: parent, copyCustom: copyCustom), logger: logger)
-        let mentions = comment.mentionedUserIDs.map {
-            NotificationDraft.commentMention(of: $0, in: comment, on: activity, copyCustom: copyCustom)
-        }
-        try await notifyReaders(mentions, of: activity.id, logger: logger)
     }
 }

@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsWire
 
 extension FeedsAPIImplementation {
@@ -51,7 +52,7 @@ extension FeedsAPIImplementation {
         .checked()
         let id = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
         let feed = try await store.updateFeed(id, details, by: request.principal.userID, logger: request.logger)
-        publishFeedEvent("feeds.feed.updated", feed, actor: request.principal.userID == nil ? nil : feed.createdBy)
+        events.feed("feeds.feed.updated", feed, actor: request.principal.userID == nil ? nil : feed.createdBy)
         return .created(
             .init(body: .json(.init(duration: request.duration, feed: try Wire.feed(feed, viewer: request.principal)))))
     }

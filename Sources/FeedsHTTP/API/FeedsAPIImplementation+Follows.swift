@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsWire
 
 /// Follow, Unfollow, FollowBatch, QueryFollows, AcceptFollow and RejectFollow. Who may do what
@@ -10,9 +11,9 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let follow = try await store.follow([try Self.input(body)], by: request.principal, logger: request.logger)
         guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
-        if follow.first?.created == true { publishFollowEvent("feeds.follow.created", made) }
+        if follow.first?.created == true { events.follow("feeds.follow.created", made) }
         if body.createNotificationActivity == true {
-            try await notify(.follow(made, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
+            try await notifier.notify(.follow(made, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
         }
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(made, viewer: request.principal)))))
@@ -28,9 +29,9 @@ extension FeedsAPIImplementation {
             try Self.input(follow, field: "follows[\(index)].")
         }
         let follows = try await store.follow(inputs, by: request.principal, logger: request.logger)
-        for made in follows where made.created { publishFollowEvent("feeds.follow.created", made.follow) }
+        for made in follows where made.created { events.follow("feeds.follow.created", made.follow) }
         for (made, asked) in zip(follows, body.follows) where asked.createNotificationActivity == true {
-            try await notify(.follow(made.follow, copyCustom: asked.copyCustomToNotification ?? false), logger: request.logger)
+            try await notifier.notify(.follow(made.follow, copyCustom: asked.copyCustomToNotification ?? false), logger: request.logger)
         }
         let wire = try follows.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
         return .created(
@@ -43,8 +44,8 @@ extension FeedsAPIImplementation {
         let follow = try await store.unfollow(
             source: source, target: target, keepHistory: input.query.keepHistory ?? false, by: request.principal,
             logger: request.logger)
-        publishFollowEvent("feeds.follow.deleted", follow)
-        try await unnotify(source: NotificationDraft.followSource(source: source, target: target), logger: request.logger)
+        events.follow("feeds.follow.deleted", follow)
+        try await notifier.unnotify(source: NotificationDraft.followSource(source: source, target: target), logger: request.logger)
         try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
         return .ok(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
@@ -59,7 +60,7 @@ extension FeedsAPIImplementation {
         let follow = try await store.answer(
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: true,
             followerRole: body.followerRole, by: request.principal, logger: request.logger)
-        publishFollowEvent("feeds.follow.updated", follow)
+        events.follow("feeds.follow.updated", follow)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
@@ -70,7 +71,7 @@ extension FeedsAPIImplementation {
         let follow = try await store.answer(
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: false,
             followerRole: nil, by: request.principal, logger: request.logger)
-        publishFollowEvent("feeds.follow.updated", follow)
+        events.follow("feeds.follow.updated", follow)
         try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))

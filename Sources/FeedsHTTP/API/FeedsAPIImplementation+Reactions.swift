@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsWire
 
 /// AddActivityReaction, DeleteActivityReaction and QueryActivityReactions. A user acts as
@@ -22,10 +23,10 @@ extension FeedsAPIImplementation {
         let (stored, activity) = try await store.addReaction(
             reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
         if body.createNotificationActivity == true {
-            try await notify(
+            try await notifier.notify(
                 .reaction(stored, to: activity, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
         }
-        publishActivityEvent(
+        events.activity(
             reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
             actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
         return .created(
@@ -42,9 +43,9 @@ extension FeedsAPIImplementation {
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
         let (removed, activity) = try await store.deleteReaction(
             type: type, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        try await unnotify(
+        try await notifier.unnotify(
             source: NotificationDraft.reactionSource(activityID: activity.id, userID: user, type: type), logger: request.logger)
-        publishActivityEvent(
+        events.activity(
             "feeds.activity.reaction.deleted", activity, actor: removed.user, extra: [("reaction", try? Wire.reaction(removed))])
         return .ok(
             .init(
@@ -81,10 +82,10 @@ extension FeedsAPIImplementation {
         let (stored, comment) = try await store.addCommentReaction(
             reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
         if body.createNotificationActivity == true {
-            try await notify(
+            try await notifier.notify(
                 .commentReaction(stored, to: comment, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
         }
-        publishCommentEvent(
+        events.comment(
             reaction.enforceUnique ? "feeds.comment.reaction.updated" : "feeds.comment.reaction.added", comment, reaction: stored,
             logger: request.logger)
         return .created(
@@ -103,10 +104,10 @@ extension FeedsAPIImplementation {
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
         let (removed, comment) = try await store.deleteCommentReaction(
             type: type, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        try await unnotify(
+        try await notifier.unnotify(
             source: NotificationDraft.commentReactionSource(commentID: comment.id, userID: user, type: type),
             logger: request.logger)
-        publishCommentEvent("feeds.comment.reaction.deleted", comment, reaction: removed, logger: request.logger)
+        events.comment("feeds.comment.reaction.deleted", comment, reaction: removed, logger: request.logger)
         return .ok(
             .init(
                 body: .json(

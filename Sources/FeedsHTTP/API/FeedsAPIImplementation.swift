@@ -1,5 +1,6 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsRealtime
 import FeedsUploads
 import FeedsWire
@@ -27,6 +28,10 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     ) async throws -> T {
         try await withDeadline(deadline + uploads.storeBudget(bytes: files.reduce(0) { $0 + $1.size }), operation, work)
     }
+
+    /// Where every write's events go out (`Events`), and its notifications (`Notifier`).
+    var events: Events<Store> { Events(realtime: realtime, urls: uploads.urls, store: store) }
+    var notifier: Notifier<Store> { Notifier(notifications: notifications, store: store, events: events) }
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

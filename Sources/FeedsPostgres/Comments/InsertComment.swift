@@ -31,7 +31,7 @@ struct InsertComment: PostgresPreparedStatement {
                        SELECT 1 FROM follows w JOIN feeds s ON s.fid = w.source_fid JOIN feeds t ON t.fid = w.target_fid
                        WHERE s.created_by = a.user_id AND t.created_by = $4 AND w.status = 'accepted')) AS allowed
             FROM activities a
-            WHERE a.id = $2 AND a.deleted_at IS NULL
+            WHERE a.id = $2 AND \(ActivityLive.predicate("a"))
               AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$13"))
             FOR KEY SHARE OF a
         ), attachable AS (

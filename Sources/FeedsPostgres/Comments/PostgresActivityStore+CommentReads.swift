@@ -10,7 +10,7 @@ extension PostgresActivityStore {
         let own = try user.map { try bind($0) }
         var sql = """
             SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
-            WHERE c.id = \(try bind(id)) AND c.deleted_at IS NULL AND a.deleted_at IS NULL
+            WHERE c.id = \(try bind(id)) AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
             """
         if let reader = principal.userID {
             let me = try bind(reader)
@@ -46,7 +46,7 @@ extension PostgresActivityStore {
         let own = try query.ownFieldsOf.map { try bind($0) }
         var sql = """
             SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
-            WHERE c.deleted_at IS NULL AND a.deleted_at IS NULL
+            WHERE c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
             """
         if let reader = principal.userID {
             let me = try bind(reader)

@@ -141,7 +141,7 @@ public struct Fanout: Sendable {
                 ), copied AS (
                     INSERT INTO activity_feeds (feed, created_at, activity_id, via)
                     SELECT c.source_fid, a.created_at, a.id, c.target_fid
-                    FROM chunk c JOIN activities a ON a.id = \(activity) AND a.deleted_at IS NULL
+                    FROM chunk c JOIN activities a ON a.id = \(activity) AND \(unescaped: ActivityLive.predicate("a"))
                     ON CONFLICT DO NOTHING
                 )
                 SELECT max(source_fid), count(*)::int FROM held
@@ -172,7 +172,7 @@ public struct Fanout: Sendable {
             INSERT INTO activity_feeds (feed, created_at, activity_id, via)
             SELECT \(source), x.created_at, x.activity_id, \(target) FROM (
                 SELECT af.created_at, af.activity_id FROM activity_feeds af JOIN activities a ON a.id = af.activity_id
-                WHERE af.feed = \(target) AND af.via IS NULL AND a.deleted_at IS NULL AND a.visibility = 'public'
+                WHERE af.feed = \(target) AND af.via IS NULL AND \(unescaped: ActivityLive.predicate("a")) AND a.visibility = 'public'
                 ORDER BY af.created_at DESC, af.activity_id DESC LIMIT \(limit)
             ) x
             WHERE EXISTS (

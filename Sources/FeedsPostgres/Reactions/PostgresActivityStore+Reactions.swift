@@ -159,7 +159,7 @@ extension PostgresActivityStore {
     /// Refuses an activity that is deleted, missing, or not `principal`'s to read, as missing.
     func readable(_ id: String, principal: Principal, logger: Logger) async throws {
         var bind = SQLBinds()
-        var sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND a.deleted_at IS NULL"
+        var sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a"))"
         if let user = principal.userID { sql += " AND \(ActivityReadable.predicate(activity: "a", user: try bind(user)))" }
         let rows = try await client.query(bind.query(sql), logger: logger)
         for try await _ in rows { return }

@@ -81,7 +81,7 @@ enum ActivityReactions: ReactionTable {
     static let key = "activity_id"
     static let target = """
         SELECT a.id FROM activities a
-            WHERE a.id = $1 AND a.deleted_at IS NULL AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
+            WHERE a.id = $1 AND \(ActivityLive.predicate("a")) AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
         """
     static let isComment = false
 }
@@ -92,7 +92,7 @@ enum CommentReactions: ReactionTable {
     static let key = "comment_id"
     static let target = """
         SELECT c.id FROM comments c JOIN activities a ON a.id = c.activity_id
-            WHERE c.id = $1 AND c.deleted_at IS NULL AND a.deleted_at IS NULL
+            WHERE c.id = $1 AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
               AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
         """
     static let isComment = true

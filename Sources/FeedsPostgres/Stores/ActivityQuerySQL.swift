@@ -75,7 +75,7 @@ extension PostgresActivityStore {
     private static func conditions(
         _ query: ActivityQuery, viewer: String?, key: (time: String, id: String), _ bind: inout SQLBinds
     ) throws -> String {
-        var sql = " AND a.deleted_at IS NULL"
+        var sql = " AND \(ActivityLive.predicate("a"))"
         if let ids = query.ids { sql += " AND a.id = ANY(\(try bind(ids)))" }
         if let viewer { sql += " AND \(ActivityReadable.predicate(activity: "a", user: viewer))" }
         if let users = query.userIDs {

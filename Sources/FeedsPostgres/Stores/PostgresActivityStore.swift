@@ -69,7 +69,7 @@ public struct PostgresActivityStore: ActivityStore {
             id: draft.id, type: draft.type, user: user, text: draft.text, feeds: draft.feeds.map(\.description),
             visibility: draft.visibility, visibilityTag: draft.visibilityTag, restrictReplies: draft.restrictReplies,
             custom: draft.custom, attachments: draft.attachments, createdAt: stored.created, updatedAt: stored.updated,
-            editedAt: nil, deletedAt: nil
+            editedAt: nil, deletedAt: nil, expiresAt: draft.expiresAt
         )
     }
 
@@ -92,7 +92,7 @@ public struct PostgresActivityStore: ActivityStore {
             let rows = try await connection.query(
                 """
                 SELECT \(unescaped: ActivityRow.columns) FROM activities a JOIN users u ON u.id = a.user_id
-                WHERE a.id = \(id) AND a.deleted_at IS NULL FOR NO KEY UPDATE OF a
+                WHERE a.id = \(id) AND \(unescaped: ActivityLive.predicate("a")) FOR NO KEY UPDATE OF a
                 """,
                 logger: logger
             )
@@ -280,5 +280,16 @@ public struct PostgresActivityStore: ActivityStore {
             """,
             logger: logger
         )
+    }
+}
+
+extension PostgresActivityStore {
+    /// Activities past their `expires_at`, the longest expired first.
+    public func expiredActivityIDs(limit: Int, logger: Logger) async throws -> [String] {
+        let rows = try await client.query(
+            "SELECT id FROM activities WHERE expires_at <= now() ORDER BY expires_at, id LIMIT \(limit)", logger: logger)
+        var ids: [String] = []
+        for try await id in rows.decode(String.self) { ids.append(id) }
+        return ids
     }
 }

@@ -1,5 +1,7 @@
 import FeedsAPI
 import FeedsCore
+import FeedsRealtime
+import FeedsUploads
 import FeedsWire
 import Foundation
 import Logging
@@ -9,15 +11,23 @@ import Logging
 /// its reactions, comments and bookmarks) go to the watchers of its feeds and, when it is public,
 /// of the timelines that follow them; only to its owner when it is not public, and a bookmark's
 /// only to its user. Follows go to both feeds' watchers, a feed's update to its own.
-extension FeedsAPIImplementation {
-    func publishActivityEvent(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = [])
-    {
+/// Every write's events are sent from here, after the write committed, from what it wrote.
+package struct Events<Store: ActivityStore>: Sendable {
+    let realtime: Realtime
+    let urls: AttachmentURLs
+    let store: Store
+
+    package init(realtime: Realtime, urls: AttachmentURLs, store: Store) {
+        (self.realtime, self.urls, self.store) = (realtime, urls, store)
+    }
+
+    package func activity(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = []) {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
         json.object { json in
             Self.head(&json, type)
             json.key("activity")
-            json.activity(activity, urls: uploads.urls, users: &users)
+            json.activity(activity, urls: urls, users: &users)
             Self.fields(&json, extra + [("user", actor.flatMap { try? Wire.user($0) } as (any Encodable)?)])
         }
         realtime.publish(
@@ -28,10 +38,10 @@ extension FeedsAPIImplementation {
 
     /// A comment's event: its activity (unless `known`) is read for the feeds and the audience, off
     /// the request's path (the reply does not wait for it).
-    func publishCommentEvent(
+    package func comment(
         _ type: String, _ comment: Comment, reaction: Reaction? = nil, known: Activity? = nil, logger: Logger
     ) {
-        let (store, realtime, urls) = (store, realtime, uploads.urls)
+        let (store, realtime, urls) = (store, realtime, urls)
         Task {
             do {
                 let read =
@@ -63,7 +73,7 @@ extension FeedsAPIImplementation {
         }
     }
 
-    func publishFollowEvent(_ type: String, _ follow: Follow) {
+    package func follow(_ type: String, _ follow: Follow) {
         guard let wired = try? Wire.follow(follow, viewer: .server) else { return }
         var json = JSONWriter(capacity: 1024)
         json.object { json in
@@ -76,7 +86,7 @@ extension FeedsAPIImplementation {
 
     /// A bookmark is its user's alone: of its activity's watchers, only their sockets get it (the
     /// SDKs keep `own_bookmarks` in step across the user's devices with it).
-    func publishBookmarkEvent(_ type: String, _ bookmark: Components.Schemas.BookmarkResponse, activity: Activity) {
+    package func bookmark(_ type: String, _ bookmark: Components.Schemas.BookmarkResponse, activity: Activity) {
         var json = JSONWriter(capacity: 2048)
         json.object { json in
             Self.head(&json, type)
@@ -87,7 +97,7 @@ extension FeedsAPIImplementation {
                 fids: activity.feeds, onlyFor: bookmark.user.id, toFollowers: Self.inTimelines(activity), payload: json.bytes))
     }
 
-    func publishFeedEvent(_ type: String, _ feed: Feed, actor: User? = nil) {
+    package func feed(_ type: String, _ feed: Feed, actor: User? = nil) {
         guard let wired = try? Wire.feed(feed, viewer: .server) else { return }
         var json = JSONWriter(capacity: 1024)
         json.object { json in

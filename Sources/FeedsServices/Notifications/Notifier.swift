@@ -1,0 +1,77 @@
+import FeedsCore
+import Logging
+
+/// Notification feeds' workflow: the notifications writes make when asked
+/// (`create_notification_activity`), taking them back with what made them, marks, and the events
+/// to the recipient. A notification is written after the write that caused it and is keyed by
+/// that cause, so a retried request makes it once.
+package struct Notifier<Store: ActivityStore>: Sendable {
+    let notifications: any NotificationStore
+    let store: Store
+    let events: Events<Store>
+
+    package init(notifications: any NotificationStore, store: Store, events: Events<Store>) {
+        (self.notifications, self.store, self.events) = (notifications, store, events)
+    }
+
+    /// Writes the notification a write asked for (nil: nobody to tell) and tells its recipient.
+    package func notify(_ draft: NotificationDraft?, logger: Logger) async throws {
+        guard let draft else { return }
+        let group = try await notifications.add(draft, format: .notification, logger: logger)
+        try await published(feed: draft.feed, group: group, logger: logger)
+    }
+
+    /// Mentions tell only those who may read the activity: a mention in a followers-only post
+    /// tells nothing of it to a user who does not follow.
+    package func notifyReaders(_ drafts: [NotificationDraft?], of activityID: String, logger: Logger) async throws {
+        var seen = Set<String>()
+        for case let draft? in drafts where seen.insert(draft.source).inserted {
+            let recipient = String(draft.feed.dropFirst("notification:".count))
+            guard try await store.activity(id: activityID, viewer: .user(recipient), logger: logger) != nil else { continue }
+            try await notify(draft, logger: logger)
+        }
+    }
+
+    /// A comment tells its activity's owner; a reply, the author of the comment it answers; and
+    /// each user it mentions who may read the activity.
+    package func commented(_ comment: Comment, copyCustom: Bool, logger: Logger) async throws {
+        guard let activity = try await store.activity(id: comment.activityID, viewer: .server, logger: logger) else { return }
+        var parent: Comment?
+        if let parentID = comment.parentID {
+            parent = try await store.comment(id: parentID, by: .server, ownFieldsOf: nil, logger: logger)
+        }
+        try await notify(.comment(comment, on: activity, replyingTo: parent, copyCustom: copyCustom), logger: logger)
+        let mentions = comment.mentionedUserIDs.map {
+            NotificationDraft.commentMention(of: $0, in: comment, on: activity, copyCustom: copyCustom)
+        }
+        try await notifyReaders(mentions, of: activity.id, logger: logger)
+    }
+
+    /// Takes back the notification `source` made, if it made one.
+    package func unnotify(source: String, logger: Logger) async throws {
+        guard let (feed, group) = try await notifications.remove(source: source, logger: logger) else { return }
+        try await published(feed: feed, group: group, logger: logger)
+    }
+
+    /// Takes back every notification about the activities (they were deleted).
+    package func unnotify(activities ids: [String], logger: Logger) async throws {
+        for id in ids {
+            for feed in try await notifications.removeAll(activityID: id, logger: logger) {
+                try await published(feed: feed, group: nil, logger: logger)
+            }
+        }
+    }
+
+    /// Marks `user`'s notification feed, and tells their sockets.
+    package func mark(_ feed: FeedID, by user: String, _ mark: NotificationMark, logger: Logger) async throws {
+        let status = try await notifications.mark(feed: feed.description, mark, logger: logger)
+        events.activityMarked(feed: feed.description, recipient: user, mark)
+        events.notificationFeed(feed: feed.description, recipient: user, group: nil, status: status)
+    }
+
+    private func published(feed: String, group: NotificationGroup?, logger: Logger) async throws {
+        let status = try await notifications.status(feed: feed, logger: logger)
+        let recipient = String(feed.dropFirst("notification:".count))
+        events.notificationFeed(feed: feed, recipient: recipient, group: group, status: status)
+    }
+}
