@@ -33,11 +33,12 @@ import Testing
                 .POST, "/feeds/activities/query", as: nil, json: #"{"filter":{"id":{"$in":["\#(story)"]}}}"#)
             #expect(queried.body["activities"].array.isEmpty, "\(queried.text)")
             expectAPIError(try await server.react(story, "like", as: "carl"), status: 404, code: 16)
-            // The expiry service deletes it, and its notification goes with it.
-            try await eventually("the expired story to be deleted") {
-                try await server.number("SELECT count(*)::int FROM activities WHERE id = \(story)") == 0
+            // The expiry service deletes it, and its notification right after in the same pass.
+            try await eventually("the expired story and its notification to be deleted") {
+                let stories = try await server.number("SELECT count(*)::int FROM activities WHERE id = \(story)")
+                let notifications = try await server.number("SELECT count(*)::int FROM notifications")
+                return stories == 0 && notifications == 0
             }
-            #expect(try await server.number("SELECT count(*)::int FROM notifications") == 0)
             #expect(try await server.number("SELECT count(*)::int FROM activities WHERE id = \(kept)") == 1)
         }
     }

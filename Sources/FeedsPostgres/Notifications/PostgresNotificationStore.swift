@@ -21,7 +21,7 @@ public struct PostgresNotificationStore: NotificationStore {
         let written: Bool = try await client.transaction(logger: logger) { connection in
             // The same source again (a like after an unlike, a follow after an unfollow) moves
             // to the group of now rather than counting twice.
-            try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger)
+            _ = try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger)
             try await connection.query(
                 """
                 INSERT INTO notification_groups (feed, grp, created_at, updated_at) VALUES (\(draft.feed), \(group), now(), now())
@@ -56,6 +56,12 @@ public struct PostgresNotificationStore: NotificationStore {
             return written
         }
         guard written else { return nil }
+        // The activity may have been deleted (or expired) while this was written, after its
+        // delete took its notifications back: then this one goes too. Either order ends clean.
+        if let activityID = draft.activityID, try await !isLive(activityID, logger: logger) {
+            _ = try await removeAll(activityID: activityID, logger: logger)
+            return nil
+        }
         return try await groups(feed: draft.feed, [group], logger: logger).first
     }
 
@@ -65,6 +71,13 @@ public struct PostgresNotificationStore: NotificationStore {
         }
         guard let (feed, group) = taken else { return nil }
         return (feed, try await groups(feed: feed, [group], logger: logger).first)
+    }
+
+    private func isLive(_ activityID: String, logger: Logger) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM activities a WHERE a.id = \(activityID) AND \(unescaped: ActivityLive.predicate("a"))", logger: logger)
+        for try await _ in rows { return true }
+        return false
     }
 
     public func removeAll(activityID: String, logger: Logger) async throws -> [String] {
