@@ -41,7 +41,7 @@ actor MigratedTemplate {
         }
         var configuration = admin
         configuration.database = draft
-        try await TestDatabase.withClient(configuration) { client in
+        _ = try await TestDatabase.withClient(configuration) { client in
             try await Migrator(client: client).migrate(migrations, logger: logger)
         }
         try await TestDatabase.withClient(admin) { client in

@@ -121,8 +121,10 @@ extension FeedsAPIImplementation {
         }
         events.activity("feeds.activity.added", activity, actor: activity.user)
         if body.createNotificationActivity == true {
+            // A mention copies no custom data: AddActivity's copy_custom_to_notification is
+            // deprecated in Stream's spec (notification_context carries the target instead).
             let drafts = (body.mentionedUserIds ?? []).map {
-                NotificationDraft.mention(of: $0, in: activity, copyCustom: body.copyCustomToNotification ?? false)
+                NotificationDraft.mention(of: $0, in: activity, copyCustom: false)
             }
             try await notifier.notifyReaders(drafts, of: activity.id, logger: request.logger)
         }
