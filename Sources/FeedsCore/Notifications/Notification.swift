@@ -31,6 +31,14 @@ public struct NotificationDraft: Sendable, Equatable {
             (type, actorID, targetID, source, context, custom)
     }
 
+    /// Who is told: the notification feed's owner.
+    public var recipient: String { Self.owner(of: feed) }
+
+    /// The owner of a notification feed, `notification:<owner>`.
+    public static func owner(of feed: String) -> String {
+        String(feed.dropFirst("notification:".count))
+    }
+
     /// Whether the recipient can have a notification feed: its id is a feed id's.
     public static func canNotify(_ userID: String) -> Bool {
         (try? FeedID(group: "notification", id: userID)) != nil

@@ -33,7 +33,7 @@ struct GeneratedTransport<Context: RequestContext>: ServerTransport {
         _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
         method: HTTPRequest.Method, path: String
     ) -> @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?) {
-        let name = APIOperation.matching(method, path: Self.template(path)[...])?.name ?? path
+        let name = APIOperation.matching(method, path: path[...])?.name ?? path
         guard !Self.streaming.contains(name) else { return handler }
         let limit = deadline
         return { request, body, metadata in
@@ -43,10 +43,5 @@ struct GeneratedTransport<Context: RequestContext>: ServerTransport {
             }
             return try await withDeadline(limit, name) { try await handler(request, body, metadata) }
         }
-    }
-
-    /// The generator's path (`/api/v2/feeds/{id}`) as `APIOperation` keeps it.
-    private static func template(_ path: String) -> String {
-        path.hasPrefix("/") ? path : "/" + path
     }
 }

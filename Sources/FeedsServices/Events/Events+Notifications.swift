@@ -1,7 +1,6 @@
 import FeedsCore
 import FeedsRealtime
 import FeedsWire
-import Foundation
 
 extension Events {
     /// `feeds.notification_feed.updated`: the group that changed and the new status, to the
@@ -10,9 +9,7 @@ extension Events {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
         json.object { json in
-            json.field("type", "feeds.notification_feed.updated")
-            json.field("created_at", Date())
-            json.emptyObject("custom")
+            Self.head(&json, "feeds.notification_feed.updated")
             json.key("aggregated_activities")
             json.array(group.map { [$0] } ?? []) { $0.aggregatedActivity($1, urls: urls, users: &users) }
             json.key("notification_status")
@@ -25,9 +22,7 @@ extension Events {
     package func activityMarked(feed: String, recipient: String, _ mark: NotificationMark) {
         var json = JSONWriter(capacity: 512)
         json.object { json in
-            json.field("type", "feeds.activity.marked")
-            json.field("created_at", Date())
-            json.emptyObject("custom")
+            Self.head(&json, "feeds.activity.marked")
             if mark.allRead { json.field("mark_all_read", true) }
             if mark.allSeen { json.field("mark_all_seen", true) }
             for (name, ids) in [("mark_read", mark.read), ("mark_seen", mark.seen), ("mark_watched", mark.watched)]

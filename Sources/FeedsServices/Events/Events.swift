@@ -41,7 +41,7 @@ package struct Events<Store: ActivityStore>: Sendable {
     package func comment(
         _ type: String, _ comment: Comment, reaction: Reaction? = nil, known: Activity? = nil, logger: Logger
     ) {
-        let (store, realtime, urls) = (store, realtime, urls)
+        let events = self
         Task {
             do {
                 let read =
@@ -50,23 +50,9 @@ package struct Events<Store: ActivityStore>: Sendable {
                     }
                 guard let activity = read else { return }
                 let wired = try Wire.comment(comment, urls: urls, mentioned: [:])
-                var json = JSONWriter(capacity: 2048)
-                var users: [String: [UInt8]] = [:]
-                json.object { json in
-                    Self.head(&json, type)
-                    json.key("activity")
-                    json.activity(activity, urls: urls, users: &users)
-                    Self.fields(
-                        &json,
-                        [
-                            ("comment", wired), ("reaction", reaction.flatMap { try? Wire.reaction($0) }),
-                            ("user", try? Wire.user(comment.user)),
-                        ])
-                }
-                realtime.publish(
-                    FeedEvent(
-                        fids: activity.feeds, onlyFor: Self.audience(activity), toFollowers: Self.inTimelines(activity),
-                        payload: json.bytes))
+                events.activity(
+                    type, activity, actor: comment.user,
+                    extra: [("comment", wired), ("reaction", reaction.flatMap { try? Wire.reaction($0) })])
             } catch {
                 logger.warning("comment event not sent", metadata: ["comment": "\(comment.id)", "error": "\(error)"])
             }
@@ -118,7 +104,8 @@ package struct Events<Store: ActivityStore>: Sendable {
         activity.visibility == .public ? nil : activity.user.id
     }
 
-    private static func head(_ json: inout JSONWriter, _ type: String) {
+    /// What every event starts with: its type, time and (empty) custom data.
+    static func head(_ json: inout JSONWriter, _ type: String) {
         json.field("type", type)
         json.field("created_at", Date())
         json.emptyObject("custom")

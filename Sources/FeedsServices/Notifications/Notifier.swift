@@ -26,8 +26,9 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     package func notifyReaders(_ drafts: [NotificationDraft?], of activityID: String, logger: Logger) async throws {
         var seen = Set<String>()
         for case let draft? in drafts where seen.insert(draft.source).inserted {
-            let recipient = String(draft.feed.dropFirst("notification:".count))
-            guard try await store.activity(id: activityID, viewer: .user(recipient), logger: logger) != nil else { continue }
+            guard try await store.activity(id: activityID, viewer: .user(draft.recipient), logger: logger) != nil else {
+                continue
+            }
             try await notify(draft, logger: logger)
         }
     }
@@ -71,7 +72,6 @@ package struct Notifier<Store: ActivityStore>: Sendable {
 
     private func published(feed: String, group: NotificationGroup?, logger: Logger) async throws {
         let status = try await notifications.status(feed: feed, logger: logger)
-        let recipient = String(feed.dropFirst("notification:".count))
-        events.notificationFeed(feed: feed, recipient: recipient, group: group, status: status)
+        events.notificationFeed(feed: feed, recipient: NotificationDraft.owner(of: feed), group: group, status: status)
     }
 }
