@@ -226,3 +226,14 @@ extension TestServer {
         public var description: String { "PATCH /app was refused: \(reply)" }
     }
 }
+
+extension TestServer {
+    /// Creates feed groups of the app's own (`room`, `topic`) as the server; fails unless each was
+    /// created or already there.
+    public func createFeedGroups(_ ids: String...) async throws {
+        for id in ids {
+            let reply = try await api(.POST, "/feeds/feed_groups/\(id)", as: nil, json: "{}")
+            guard reply.status == 200 else { throw SettingsRefused(reply: reply.text) }
+        }
+    }
+}

@@ -7,6 +7,7 @@ import Testing
 @Suite struct ActivityWriteTests {
     @Test func addThenGetReturnsEveryRequiredField() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             let activity = try await server.addActivity(
                 as: "alice", feeds: ["user:alice", "room:bob"],
                 extra:
@@ -33,6 +34,7 @@ import Testing
     /// at once race to create the user and their feeds, and every one must still succeed whole.
     @Test func aNewUsersFirstActivitiesSentAtOnceAllSucceed() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             let ids = try await withThrowingTaskGroup(of: String?.self) { group in
                 for index in 0..<16 {
                     group.addTask {
@@ -104,6 +106,7 @@ import Testing
 
     @Test func updateReplacesTheActivityForItsOwnerOrTheServerOnly() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("topic")
             let id = try #require(try await server.addActivity(as: "alice", extra: #""custom":{"a":1}"#)["id"].string)
             let stranger = try await server.api(.PUT, "/feeds/activities/\(id)", as: "bob", json: #"{"text":"hacked"}"#)
             expectAPIError(stranger, status: 403, code: 17)
@@ -195,6 +198,7 @@ import Testing
 
     @Test func fiftyConcurrentAddsStoreFiftyRows() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<50 {
                     group.addTask {

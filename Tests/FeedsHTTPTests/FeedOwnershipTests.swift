@@ -8,6 +8,7 @@ import Testing
 @Suite struct FeedOwnershipTests {
     @Test func aUserCannotPostIntoAnotherUsersFeedAndNothingIsWritten() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("brand")
             try await server.addActivity(as: "alice", feeds: ["user:alice"])
             for feeds in [#"["user:alice"]"#, #"["user:mallory","user:alice"]"#, #"["user:alice","brand:new"]"#] {
                 let refused = try await server.api(

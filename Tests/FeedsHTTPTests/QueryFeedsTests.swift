@@ -12,6 +12,7 @@ import Testing
 
     /// Six feeds created in order: user:a, user:b, user:c by their users, topic:0…2 by the server for "a".
     func seed(_ server: TestServer) async throws {
+        try await server.createFeedGroups("topic")
         for user in ["a", "b", "c"] {
             let reply = try await server.api(.POST, "/feeds/feed_groups/user/feeds/\(user)", as: user, json: "{}")
             #expect(reply.status == 201, "\(reply.text)")
@@ -49,6 +50,7 @@ import Testing
 
     @Test func cursorsWalkEveryFeedOnceBothWaysInEitherOrder() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("late")
             try await seed(server)
             for direction in [-1, 1] {
                 var seen: [String] = []

@@ -6,6 +6,7 @@ import Testing
 @Suite struct ReadTests {
     @Test func queryFiltersOnFeedsUsersTypesAndTime() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             try await server.addActivity(as: "alice", feeds: ["user:alice"], type: "post")
             try await server.addActivity(as: "bob", feeds: ["user:bob"], type: "like")
             let middle = try #require(
@@ -41,6 +42,7 @@ import Testing
 
     @Test func privateActivitiesShowOnlyToTheirOwnerAndTheServer() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             let id = try #require(
                 try await server.addActivity(as: "alice", feeds: ["room:x"], extra: #""visibility":"private""#)["id"].string)
             expectAPIError(try await server.api(.GET, "/feeds/activities/\(id)", as: "bob"), status: 404, code: 16)
@@ -54,6 +56,7 @@ import Testing
     /// 60 activities paged by 25 while others keep arriving: each seen exactly once, in order.
     @Test func cursorPagesAreExactWhileActivitiesArrive() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             var posted: [String] = []
             for index in 0..<60 {
                 posted.append(
@@ -93,6 +96,7 @@ import Testing
 
     @Test func prevCursorsPageBackToTheStart() async throws {
         try await TestServer.run { server in
+            try await server.createFeedGroups("room")
             var posted: [String] = []
             for index in 0..<7 {
                 posted.append(

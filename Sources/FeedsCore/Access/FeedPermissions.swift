@@ -52,7 +52,7 @@ public enum FeedPermissions {
     public static func mayCreate(_ feed: FeedID, by principal: Principal) -> Bool {
         switch principal {
         case .server: true
-        case .user(let id): feed.id == id || !FeedGroup.known.contains(feed.group)
+        case .user(let id): feed.id == id || !FeedGroup.builtIn.contains(feed.group)
         }
     }
 

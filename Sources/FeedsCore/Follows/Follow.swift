@@ -75,11 +75,6 @@ public struct FollowInput: Sendable, Hashable {
     ) throws(FeedsError) {
         let source = try FeedID(source, field: field + "source")
         let target = try FeedID(target, field: field + "target")
-        for feed in [source, target] where !FeedGroup.known.contains(feed.group) {
-            throw .input(
-                "feed group \"\(feed.group)\" does not exist; the groups are \(FeedGroup.known.joined(separator: ", "))",
-                field: field + (feed == source ? "source" : "target"))
-        }
         guard source != target else { throw .input("a feed cannot follow itself", field: field + "target") }
         if let copyLimit, !(0...Self.maxCopyLimit).contains(copyLimit) {
             throw .input("activity_copy_limit must be between 0 and \(Self.maxCopyLimit)", field: field + "activity_copy_limit")

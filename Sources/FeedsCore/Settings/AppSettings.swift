@@ -9,6 +9,8 @@ public struct AppSettings: Sendable, Equatable {
     public var cdnExpirationSeconds: Int
     /// Whether uploaded photos are stored without their location and identifying metadata.
     public var stripImageMetadata: Bool
+    /// The feed groups (changed through their own calls, versioned with the rest).
+    public var feedGroups: FeedGroups
     /// Bumped by every change; a node keeps the highest it has seen.
     public var version: Int64
 
@@ -23,12 +25,13 @@ public struct AppSettings: Sendable, Equatable {
 
     public init(
         fileUploads: UploadRules, imageUploads: UploadRules, cdnExpirationSeconds: Int, stripImageMetadata: Bool = true,
-        version: Int64
+        feedGroups: FeedGroups = FeedGroups(), version: Int64
     ) {
         self.fileUploads = fileUploads
         self.imageUploads = imageUploads
         self.cdnExpirationSeconds = cdnExpirationSeconds
         self.stripImageMetadata = stripImageMetadata
+        self.feedGroups = feedGroups
         self.version = version
     }
 

@@ -110,6 +110,7 @@ extension FeedsAPIImplementation {
             attachments: given
         )
         draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
+        try await feedGroups.require(draft.feeds, logger: request.logger)
         let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
         let activity: Activity
@@ -186,18 +187,21 @@ extension FeedsAPIImplementation {
         let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
         let principal = request.principal
         let attachments = try await link(given, into: input.path.id, request: request, field: "attachments")
+        let groups = feedGroups.current
         let activity = try await store.updateActivity(id: input.path.id, by: request.principal, logger: request.logger) {
             current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }
             // A full replace: what the body leaves out is cleared, but the type, owner and feeds stay.
-            return try ActivityDraft(
+            let draft = try ActivityDraft(
                 id: current.id, type: current.type, userID: current.user.id, text: body.text,
                 feeds: body.feeds ?? current.feeds, visibility: body.visibility?.rawValue,
                 visibilityTag: body.visibilityTag, restrictReplies: body.restrictReplies?.rawValue, custom: custom,
                 attachments: attachments
             )
+            try groups.requireAll(draft.feeds)
+            return draft
         }
         events.activity("feeds.activity.updated", activity, actor: activity.user)
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
@@ -216,12 +220,15 @@ extension FeedsAPIImplementation {
             linking = try await link(given, into: input.path.id, request: request, field: "set.attachments")
         }
         let linked = linking
+        let groups = feedGroups.current
         let activity = try await store.updateActivity(id: input.path.id, by: request.principal, logger: request.logger) {
             current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }
-            return try patch.apply(to: current, linked: linked)
+            let draft = try patch.apply(to: current, linked: linked)
+            try groups.requireAll(draft.feeds, field: "set.feeds")
+            return draft
         }
         events.activity("feeds.activity.updated", activity, actor: activity.user)
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))

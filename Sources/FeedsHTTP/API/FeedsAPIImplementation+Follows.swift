@@ -9,7 +9,9 @@ extension FeedsAPIImplementation {
     func follow(_ input: Operations.Follow.Input) async throws -> Operations.Follow.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let follow = try await store.follow([try Self.input(body)], by: request.principal, logger: request.logger)
+        let asked = try Self.input(body)
+        try await requireGroups(of: asked, request: request)
+        let follow = try await store.follow([asked], by: request.principal, logger: request.logger)
         guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
         if follow.first?.created == true { events.follow("feeds.follow.created", made) }
         if body.createNotificationActivity == true {
@@ -28,6 +30,7 @@ extension FeedsAPIImplementation {
         let inputs = try body.follows.enumerated().map { index, follow in
             try Self.input(follow, field: "follows[\(index)].")
         }
+        for (index, input) in inputs.enumerated() { try await requireGroups(of: input, field: "follows[\(index)].", request: request) }
         let follows = try await store.follow(inputs, by: request.principal, logger: request.logger)
         for made in follows where made.created { events.follow("feeds.follow.created", made.follow) }
         for (made, asked) in zip(follows, body.follows) where asked.createNotificationActivity == true {
@@ -92,6 +95,12 @@ extension FeedsAPIImplementation {
                         duration: request.duration,
                         follows: try page.follows.map { try Wire.follow($0, viewer: request.principal) },
                         next: page.next?.token))))
+    }
+
+    /// Refuses a follow from or to a feed whose group does not exist.
+    private func requireGroups(of input: FollowInput, field: String = "", request: AuthenticatedRequest) async throws {
+        try await feedGroups.require([input.source], field: field + "source", logger: request.logger)
+        try await feedGroups.require([input.target], field: field + "target", logger: request.logger)
     }
 
     /// A follow as the domain takes it; users' `status` is the target's visibility's to decide.

@@ -39,6 +39,7 @@ extension FeedsAPIImplementation {
     ) async throws -> FeedRead {
         try DeclaredBounds.check(body)
         let feedID = try FeedID(group: group, id: id, field: "feed_id")
+        try await feedGroups.require([feedID], field: "feed_group_id", logger: request.logger)
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         // A notification feed pages its groups (`next` is theirs), not activities.
         let aggregated = feedID.group == "notification"

@@ -16,6 +16,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let realtime: Realtime
     let rateLimiter: RateLimiter
     let notifications: any NotificationStore
+    let feedGroups: FeedGroupService
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)
@@ -31,7 +32,9 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
 
     /// Where every write's events go out (`Events`), and its notifications (`Notifier`).
     var events: Events<Store> { Events(realtime: realtime, urls: uploads.urls, store: store) }
-    var notifier: Notifier<Store> { Notifier(notifications: notifications, store: store, events: events) }
+    var notifier: Notifier<Store> {
+        Notifier(notifications: notifications, store: store, events: events, format: feedGroups.current.notificationFormat)
+    }
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

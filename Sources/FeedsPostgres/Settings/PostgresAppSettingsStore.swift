@@ -44,19 +44,26 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                 """,
                 logger: logger
             )
-            try await connection.query(
-                """
-                INSERT INTO app_settings_audit (version, actor, changes)
-                VALUES (\(next.version), \(actor), \(current.differences(to: next)))
-                """,
-                logger: logger
-            )
-            try await connection.query("SELECT pg_notify(\(Self.channel), \(String(next.version)))", logger: logger)
+            try await Self.announce(next.version, by: actor, changes: current.differences(to: next), on: connection, logger: logger)
             return next
         }
     }
 
-    private static func read(on connection: PostgresConnection, forUpdate: Bool, logger: Logger) async throws -> AppSettings {
+    /// Records `changes` under `version` in the audit list and tells every node, from inside the
+    /// transaction that made them: the notice goes out only if it commits.
+    static func announce(
+        _ version: Int64, by actor: String, changes: [String], on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            "INSERT INTO app_settings_audit (version, actor, changes) VALUES (\(version), \(actor), \(changes))",
+            logger: logger
+        )
+        try await connection.query("SELECT pg_notify(\(Self.channel), \(String(version)))", logger: logger)
+    }
+
+    /// The settings with their feed groups; `forUpdate` locks the row, which every change to
+    /// either takes first, so changes apply one at a time.
+    static func read(on connection: PostgresConnection, forUpdate: Bool, logger: Logger) async throws -> AppSettings {
         let lock = forUpdate ? " FOR UPDATE" : ""
         let rows = try await connection.query(
             PostgresQuery(
@@ -67,13 +74,18 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                     """),
             logger: logger
         )
+        var found: AppSettings?
         for try await (version, file, image, seconds, strip) in rows.decode((Int64, String, String, Int, Bool).self) {
             let decoder = JSONDecoder()
-            return AppSettings(
+            found = AppSettings(
                 fileUploads: try decoder.decode(UploadRules.self, from: Data(file.utf8)),
                 imageUploads: try decoder.decode(UploadRules.self, from: Data(image.utf8)),
                 cdnExpirationSeconds: seconds, stripImageMetadata: strip, version: version
             )
+        }
+        if var settings = found {
+            settings.feedGroups = FeedGroups(try await PostgresFeedGroupStore.read(on: connection, logger: logger))
+            return settings
         }
         throw FeedsError(.internal, "the app_settings row is missing; run feeds migrate")
     }

@@ -25,16 +25,17 @@ struct InsertActivity: PostgresPreparedStatement {
             UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $3
         ), a AS (
             INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at)
-            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $18
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $17
             WHERE $15::text IS NULL OR (NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
-                AND (SELECT count(*) FROM feeds WHERE fid = ANY($17)) = cardinality($17::text[]))
+                AND (SELECT count(*) FROM feeds WHERE fid = ANY($16)) = cardinality($16::text[]))
             RETURNING id, created_at, updated_at
         ), feed_rows AS (
             INSERT INTO activity_feeds (feed, created_at, activity_id)
             SELECT f, a.created_at, a.id FROM a, unnest($5::text[]) AS f ORDER BY f  -- feed rows' counts in one order
         ), new_feeds AS (
             INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
-            SELECT f, g, i, $3, v FROM a, unnest($5::text[], $10::text[], $11::text[], $16::text[]) AS x(f, g, i, v)
+            SELECT f, g, i, $3, \(FeedGroupSQL.defaultVisibility(ofGroup: "g"))
+            FROM a, unnest($5::text[], $10::text[], $11::text[]) AS x(f, g, i)
             ON CONFLICT (fid) DO NOTHING
         ), attached AS (
             INSERT INTO attachments (activity_id, position, type, payload, object_key)
@@ -61,7 +62,7 @@ struct InsertActivity: PostgresPreparedStatement {
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 18)
+        var bindings = PostgresBindings(capacity: 17)
         bindings.append(draft.id)
         bindings.append(draft.type)
         bindings.append(draft.userID)
@@ -77,7 +78,6 @@ struct InsertActivity: PostgresPreparedStatement {
         bindings.append(attachments.payloads)
         bindings.append(attachments.keys)
         bindings.append(poster)
-        bindings.append(draft.feeds.map { FeedGroup.defaultVisibility(of: $0.group).rawValue })
         bindings.append(mustExist)
         bindings.append(draft.expiresAt)
         return bindings

@@ -8,7 +8,7 @@ extension PostgresActivityStore {
         _ id: FeedID, creatorID: String?, by principal: Principal, visibility: FeedVisibility?, details: FeedDetails,
         logger: Logger
     ) async throws -> (feed: Feed, created: Bool) {
-        let visibility = (visibility ?? FeedGroup.defaultVisibility(of: id.group)).rawValue
+        let visibility = visibility?.rawValue
         // Reading a feed is the common case: one SELECT, and a write transaction only when it is missing.
         if let feed = try await storedFeed(id, logger: logger) { return (feed, false) }
         guard let creatorID else {
@@ -20,7 +20,9 @@ extension PostgresActivityStore {
             let inserted = try await connection.query(
                 """
                 INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility, name, description, custom)
-                VALUES (\(id.description), \(id.group), \(id.id), \(creatorID), \(visibility), \(details.name ?? ""),
+                VALUES (\(id.description), \(id.group), \(id.id), \(creatorID),
+                    COALESCE(\(visibility)::text, (SELECT default_visibility FROM feed_groups WHERE id = \(id.group)), 'visible'),
+                    \(details.name ?? ""),
                     \(details.description ?? ""), \(JSONText.encode(details.custom ?? [:]))::jsonb)
                 ON CONFLICT (fid) DO NOTHING RETURNING fid
                 """,

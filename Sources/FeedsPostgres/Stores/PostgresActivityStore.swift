@@ -192,13 +192,12 @@ public struct PostgresActivityStore: ActivityStore {
     /// Creates the feeds among `feeds` that are missing, owned by `creatorID`, each with its group's visibility.
     static func ensureFeeds(_ feeds: [FeedID], creatorID: String, on connection: PostgresConnection, logger: Logger) async throws
     {
-        let visibilities = feeds.map { FeedGroup.defaultVisibility(of: $0.group).rawValue }
         try await connection.query(
             """
             INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
-            SELECT f, g, i, \(creatorID), v
-            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(feeds.map(\.id))::text[],
-                \(visibilities)::text[]) AS x(f, g, i, v)
+            SELECT f, g, i, \(creatorID), \(unescaped: FeedGroupSQL.defaultVisibility(ofGroup: "g"))
+            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(feeds.map(\.id))::text[])
+                AS x(f, g, i)
             ON CONFLICT (fid) DO NOTHING
             """,
             logger: logger

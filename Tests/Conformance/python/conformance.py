@@ -22,6 +22,7 @@ import steps_follows  # noqa: F401
 import steps_reactions  # noqa: F401
 import steps_comments  # noqa: F401
 import steps_notifications  # noqa: F401
+import steps_feed_groups  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 
@@ -39,7 +40,7 @@ class Run:
     def __init__(self, base_url, api_key, api_secret, directory):
         self.base_url, self.api_key, self.api_secret = base_url, api_key, api_secret
         self.client = Stream(api_key=api_key, api_secret=api_secret, base_url=base_url)
-        suffix = uuid.uuid4().hex[:8]
+        self.suffix = suffix = uuid.uuid4().hex[:8]
         self.alice, self.bob = f"alice-{suffix}", f"bob-{suffix}"
         self.alice_feed, self.bob_feed = f"user:{self.alice}", f"user:{self.bob}"
         self.bytes = {

@@ -1,0 +1,80 @@
+"""Steps: feed groups as Stream's setup scripts make them (the React Native sample's
+`createFeedGroup({id: 'hashtag'})`): the built-ins listed, an app's group created, used,
+changed, deleted, restored and removed, and what a user token may not do."""
+
+from support import check_decoded, expect_api_error, expect_equal, near_now, step
+
+
+@step
+def feed_groups_built_in_and_listed(run):
+    data = run.client.feeds.list_feed_groups().data
+    check_decoded(data)
+    for built_in in ["user", "timeline", "notification", "foryou", "story", "stories"]:
+        assert built_in in data.groups, f"{built_in} missing from {sorted(data.groups)}"
+    bell = data.groups["notification"]
+    expect_equal(bell.default_visibility, "private", "notification's default visibility")
+    expect_equal(
+        bell.aggregation.format, '{{ target_id }}_{{ type }}_{{ time.strftime("%Y-%m-%d") }}', "notification's format"
+    )
+    expect_equal((bell.notification.track_seen, bell.notification.track_read), (True, True), "notification tracking")
+    expect_equal(data.groups["timeline"].activity_selectors[0].type, "following", "timeline's selector")
+
+
+@step
+def feed_group_lifecycle(run):
+    from getstream.models import AggregationConfig  # noqa: F401  (the SDK's own types, as an app imports them)
+
+    group = f"hashtag{run.suffix}"
+    created = run.client.feeds.create_feed_group(id=group, default_visibility="public", custom={"color": "blue"}).data
+    check_decoded(created)
+    expect_equal(created.feed_group.id, group, "the created group's id")
+    expect_equal(created.feed_group.default_visibility, "public", "the created group's visibility")
+    expect_equal(created.feed_group.custom, {"color": "blue"}, "the created group's custom data")
+    near_now(created.feed_group.created_at, "the created group's created_at")
+    expect_api_error(lambda: run.client.feeds.create_feed_group(id=group), 409, 4)
+
+    again = run.client.feeds.get_or_create_feed_group(group, default_visibility="private").data
+    check_decoded(again)
+    expect_equal((again.was_created, again.feed_group.default_visibility), (False, "public"), "get-or-create of one")
+
+    # Its feeds work like any other.
+    feed = run.client.feeds.feed(group, "swift")
+    made = feed.get_or_create(user_id=run.alice).data
+    expect_equal((made.feed.group_id, made.feed.visibility), (group, "public"), "a feed of the new group")
+    posted = run.client.feeds.add_activity(type="post", feeds=[f"{group}:swift"], text="#swift", user_id=run.alice).data
+    expect_equal(posted.activity.feeds, [f"{group}:swift"], "an activity in the new group")
+
+    updated = run.client.feeds.update_feed_group(group, default_visibility="followers").data
+    check_decoded(updated)
+    expect_equal(updated.feed_group.default_visibility, "followers", "the updated visibility")
+    expect_equal(updated.feed_group.custom, {"color": "blue"}, "custom data kept through an update")
+    expect_equal(run.client.feeds.get_feed_group(group).data.feed_group.default_visibility, "followers", "read back")
+
+    run.client.feeds.delete_feed_group(group)
+    expect_api_error(lambda: run.client.feeds.get_feed_group(group), 404, 16)
+    deleted = run.client.feeds.get_feed_group(group, include_soft_deleted=True).data.feed_group
+    near_now(deleted.deleted_at, "the deleted group's deleted_at")
+    expect_api_error(
+        lambda: run.client.feeds.add_activity(type="post", feeds=[f"{group}:swift"], text="no", user_id=run.alice), 400, 4
+    )
+    restored = run.client.feeds.restore_feed_group(group).data
+    check_decoded(restored)
+    expect_equal(restored.feed_group.deleted_at, None, "the restored group's deleted_at")
+    expect_equal(len(feed.get_or_create(user_id=run.alice).data.activities), 1, "the feed back with its group")
+
+    run.client.feeds.delete_feed_group(group, hard_delete=True)
+    expect_api_error(lambda: run.client.feeds.get_feed_group(group, include_soft_deleted=True), 404, 16)
+
+
+@step
+def feed_group_refusals(run):
+    expect_api_error(lambda: run.client.feeds.delete_feed_group("user"), 400, 4)
+    expect_api_error(lambda: run.client.feeds.create_feed_group(id="has space"), 400, 4)
+    from getstream.models import AggregationConfig
+
+    expect_api_error(
+        lambda: run.client.feeds.update_feed_group("notification", aggregation=AggregationConfig(format="{{ nope }}")),
+        400,
+        4,
+    )
+    expect_api_error(lambda: run.client.feeds.update_feed_group("missing"), 404, 16)
