@@ -80,7 +80,8 @@ public func buildApplication(
     let http = HTTPServer(
         store: store, uploads: uploads, idempotency: idempotencyStore, settingsStore: settingsStore, realtime: realtime,
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
-        notifications: notifications, feedGroups: PostgresFeedGroupStore(client: client), probe: probe,
+        notifications: notifications, feedGroups: PostgresFeedGroupStore(client: client),
+        watches: PostgresWatchStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout)
     let router = try http.router()

@@ -1,10 +1,10 @@
 import FeedsCore
 import FeedsUploads
 
-/// A notification feed's groups (`AggregatedActivityResponse`) and status
+/// An aggregated feed's groups (`AggregatedActivityResponse`) and a notification feed's status
 /// (`NotificationStatusResponse`), field for field as the generated types encode them.
 extension JSONWriter {
-    package mutating func aggregatedActivity(_ group: NotificationGroup, urls: AttachmentURLs, users: inout [String: [UInt8]]) {
+    package mutating func aggregatedActivity(_ group: AggregatedGroup, urls: AttachmentURLs, users: inout [String: [UInt8]]) {
         object { json in
             json.key("activities")
             json.array(group.activities) { $0.activity($1, urls: urls, users: &users) }
@@ -13,6 +13,7 @@ extension JSONWriter {
             json.field("group", group.group)
             json.field("is_read", group.isRead)
             json.field("is_seen", group.isSeen)
+            if let watched = group.isWatched { json.field("is_watched", watched) }
             json.field("score", 0)
             json.field("updated_at", group.updatedAt)
             json.field("user_count", group.userCount)

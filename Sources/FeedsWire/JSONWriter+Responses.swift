@@ -33,6 +33,7 @@ extension JSONWriter {
             json.field("hidden", false)
             json.field("id", activity.id)
             json.emptyArray("interest_tags")
+            if let watched = activity.isWatched { json.field("is_watched", watched) }
             json.key("latest_reactions")
             json.array(engagement.latestReactions) { $0.reaction($1, users: &users) }
             json.emptyArray("mentioned_users")

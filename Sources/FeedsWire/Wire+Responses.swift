@@ -32,6 +32,7 @@ package enum Wire {
             hidden: false,
             id: activity.id,
             interestTags: [],
+            isWatched: activity.isWatched,
             latestReactions: try engagement.latestReactions.map(reaction),
             mentionedUsers: [],
             ownBookmarks: ownBookmarks,

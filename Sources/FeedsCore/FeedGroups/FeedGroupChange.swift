@@ -31,10 +31,12 @@ public struct FeedGroupChange: Sendable, Equatable {
         try Self.checkID(group.id)
         var next = group
         if let defaultVisibility { next.defaultVisibility = defaultVisibility }
+        if let stories { next.config.stories = stories }
         if let aggregation {
-            guard group.id == "notification" else {
+            // Applied when the feed is read, which suits a story timeline's few, expiring stories.
+            guard group.id == "notification" || next.config.stories != nil else {
                 throw .input(
-                    "aggregation applies to the notification group on this server; \(group.id) reads its activities newest first",
+                    "aggregation applies to the notification group and to story groups (with stories settings) on this server",
                     field: "aggregation")
             }
             _ = try AggregationFormat(aggregation.format)
@@ -45,9 +47,6 @@ public struct FeedGroupChange: Sendable, Equatable {
                 throw .input("notification settings apply to the notification group only", field: "notification")
             }
             next.config.notification = notification
-        }
-        if stories != nil {
-            throw .input("stories settings (watch tracking) are not supported by this server yet", field: "stories")
         }
         if let activitySelectors {
             guard activitySelectors.count <= 10 else { throw .input("at most 10 activity_selectors", field: "activity_selectors") }

@@ -28,6 +28,8 @@ public struct Activity: Sendable, Hashable {
     public var notificationContext: JSONObject?
     /// When it vanishes from every read (nil: never).
     public var expiresAt: Date?
+    /// Whether the reader watched it (a story); nil where the feed's group tracks no watching.
+    public var isWatched: Bool?
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,

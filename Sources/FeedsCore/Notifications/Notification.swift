@@ -45,27 +45,6 @@ public struct NotificationDraft: Sendable, Equatable {
     }
 }
 
-/// One group of a notification feed as a page shows it: its newest notifications (as
-/// activities with their `notification_context`) and its counts.
-public struct NotificationGroup: Sendable, Equatable {
-    public var group: String
-    public var activities: [Activity]
-    public var activityCount: Int
-    public var userCount: Int
-    public var createdAt: Date
-    public var updatedAt: Date
-    public var isRead: Bool
-    public var isSeen: Bool
-
-    public init(
-        group: String, activities: [Activity], activityCount: Int, userCount: Int, createdAt: Date, updatedAt: Date,
-        isRead: Bool, isSeen: Bool
-    ) {
-        (self.group, self.activities, self.activityCount, self.userCount) = (group, activities, activityCount, userCount)
-        (self.createdAt, self.updatedAt, self.isRead, self.isSeen) = (createdAt, updatedAt, isRead, isSeen)
-    }
-}
-
 /// A notification feed's `notification_status`: how many groups are unread and unseen, the
 /// watermarks, and the groups marked by id since.
 public struct NotificationStatus: Sendable, Equatable {
@@ -89,11 +68,11 @@ public struct NotificationStatus: Sendable, Equatable {
 
 /// A page of a notification feed's groups, newest first.
 public struct NotificationPage: Sendable, Equatable {
-    public var groups: [NotificationGroup]
+    public var groups: [AggregatedGroup]
     public var status: NotificationStatus
     public var next: String?
 
-    public init(groups: [NotificationGroup], status: NotificationStatus, next: String?) {
+    public init(groups: [AggregatedGroup], status: NotificationStatus, next: String?) {
         (self.groups, self.status, self.next) = (groups, status, next)
     }
 }

@@ -41,10 +41,10 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let viewer = try scope.viewer(named: body.userId ?? body.user?.id)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
-                json.page(result.page, urls: api.uploads.urls, next: result.notifications?.next)
+                json.page(result.page, urls: api.uploads.urls, next: result.groupsNext)
                 json.key("aggregated_activities")
                 var users: [String: [UInt8]] = [:]
-                json.array(result.notifications?.groups ?? []) {
+                json.array(result.groups) {
                     $0.aggregatedActivity($1, urls: api.uploads.urls, users: &users)
                 }
                 json.field("created", result.created)
@@ -53,7 +53,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
                 json.follows("followers", result.followers, pagination: "followers_pagination", viewer: viewer)
                 json.follows("following", result.following, pagination: "following_pagination", viewer: viewer)
                 json.emptyArray("members")
-                if let status = result.notifications?.status {
+                if let status = result.notificationStatus {
                     json.key("notification_status")
                     json.notificationStatus(status)
                 }

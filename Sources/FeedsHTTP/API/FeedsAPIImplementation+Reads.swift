@@ -41,8 +41,12 @@ extension FeedsAPIImplementation {
         let feedID = try FeedID(group: group, id: id, field: "feed_id")
         try await feedGroups.require([feedID], field: "feed_group_id", logger: request.logger)
         let creator = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        // A notification feed pages its groups (`next` is theirs), not activities.
-        let aggregated = feedID.group == "notification"
+        // An aggregated feed (the notification feed, a story timeline) pages its groups (`next` is
+        // theirs), not activities.
+        let group = feedGroups.current.live(feedID.group)
+        let notification = feedID.group == "notification"
+        let storyFormat = notification ? nil : group?.config.aggregation.flatMap { try? AggregationFormat($0.format) }
+        let aggregated = notification || storyFormat != nil
         let (limit, cursor) =
             aggregated
             ? try ActivityQuery.page(limit: body.limit.map(Int.init), next: nil, prev: nil)
@@ -76,16 +80,22 @@ extension FeedsAPIImplementation {
         pageQuery.ownFieldsOf = creator  // the reader's, or the user a server call names
         async let followers = list(followersQuery, request: request)
         async let following = list(followingQuery, request: request)
-        if aggregated {
-            let groups = try await notifications.page(
-                feed: feedID.description, limit: limit, next: body.next, logger: request.logger)
-            return FeedRead(
-                feed: feed, created: created, page: ActivityPage(activities: [], next: nil, prev: nil),
-                followers: try await followers, following: try await following, notifications: groups)
+        var read = FeedRead(
+            feed: feed, created: created, page: ActivityPage(activities: [], next: nil, prev: nil),
+            followers: FollowPage(follows: [], next: nil), following: FollowPage(follows: [], next: nil))
+        if notification {
+            let page = try await notifications.page(feed: feedID.description, limit: limit, next: body.next, logger: request.logger)
+            (read.groups, read.groupsNext, read.notificationStatus) = (page.groups, page.next, page.status)
+        } else if let storyFormat, let group {
+            (read.groups, read.groupsNext) = try await stories.groups(
+                of: feedID, group: group, format: storyFormat, viewer: request.principal, reader: creator, limit: limit,
+                next: body.next, logger: request.logger)
+        } else {
+            read.page = try await store.queryActivities(pageQuery, logger: request.logger)
+            read.page.activities = try await stories.marked(read.page.activities, in: group, reader: creator, logger: request.logger)
         }
-        async let page = store.queryActivities(pageQuery, logger: request.logger)
-        return FeedRead(
-            feed: feed, created: created, page: try await page, followers: try await followers, following: try await following)
+        (read.followers, read.following) = (try await followers, try await following)
+        return read
     }
 
     private func list(_ query: FollowQuery?, request: AuthenticatedRequest) async throws -> FollowPage {
@@ -94,13 +104,16 @@ extension FeedsAPIImplementation {
     }
 }
 
-/// What GetOrCreateFeed read: the feed, its page, its follows, and for a notification feed its
-/// groups and status.
+/// What GetOrCreateFeed read: the feed, its page, its follows, and for an aggregated feed its
+/// groups (and a notification feed's status).
 struct FeedRead: Sendable {
     var feed: Feed
     var created: Bool
     var page: ActivityPage
     var followers: FollowPage
     var following: FollowPage
-    var notifications: NotificationPage?
+    var groups: [AggregatedGroup] = []
+    /// The cursor past `groups`.
+    var groupsNext: String?
+    var notificationStatus: NotificationStatus?
 }

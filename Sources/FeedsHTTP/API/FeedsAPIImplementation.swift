@@ -17,6 +17,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let rateLimiter: RateLimiter
     let notifications: any NotificationStore
     let feedGroups: FeedGroupService
+    let watches: any WatchStore
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)
@@ -30,8 +31,10 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
         try await withDeadline(deadline + uploads.storeBudget(bytes: files.reduce(0) { $0 + $1.size }), operation, work)
     }
 
-    /// Where every write's events go out (`Events`), and its notifications (`Notifier`).
+    /// Where every write's events go out (`Events`), its notifications (`Notifier`), and the
+    /// stories' watching (`Stories`).
     var events: Events<Store> { Events(realtime: realtime, urls: uploads.urls, store: store) }
+    var stories: Stories<Store> { Stories(watches: watches, store: store, events: events) }
     var notifier: Notifier<Store> {
         Notifier(notifications: notifications, store: store, events: events, format: feedGroups.current.notificationFormat)
     }

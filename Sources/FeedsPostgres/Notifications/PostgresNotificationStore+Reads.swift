@@ -86,7 +86,7 @@ extension PostgresNotificationStore {
     }
 
     /// The named groups, in the order given, each with its newest notifications.
-    func groups(feed: String, _ names: [String], logger: Logger) async throws -> [NotificationGroup] {
+    func groups(feed: String, _ names: [String], logger: Logger) async throws -> [AggregatedGroup] {
         guard !names.isEmpty else { return [] }
         let rows = try await client.query(
             """
@@ -104,7 +104,7 @@ extension PostgresNotificationStore {
             WHERE g.feed = \(feed) AND g.grp = ANY(\(names))
             ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC
             """, logger: logger)
-        var found: [String: NotificationGroup] = [:]
+        var found: [String: AggregatedGroup] = [:]
         for try await row in rows {
             var columns = RowReader(row)
             let name: String = try columns.next()
@@ -113,7 +113,7 @@ extension PostgresNotificationStore {
             let marks: (Bool, Bool) = (try columns.next(), try columns.next())
             var group =
                 found[name]
-                ?? NotificationGroup(
+                ?? AggregatedGroup(
                     group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
                     updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
             group.activities.append(try Self.activity(feed: feed, &columns))

@@ -16,7 +16,7 @@ public struct PostgresNotificationStore: NotificationStore {
     /// How many of a group's notifications a page shows, newest first.
     static let listed = 10
 
-    public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> NotificationGroup? {
+    public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> AggregatedGroup? {
         let group = format.render(type: draft.type, targetID: draft.targetID, userID: draft.actorID, time: Date())
         let written: Bool = try await client.transaction(logger: logger) { connection in
             // The same source again (a like after an unlike, a follow after an unfollow) moves
@@ -65,7 +65,7 @@ public struct PostgresNotificationStore: NotificationStore {
         return try await groups(feed: draft.feed, [group], logger: logger).first
     }
 
-    public func remove(source: String, logger: Logger) async throws -> (feed: String, group: NotificationGroup?)? {
+    public func remove(source: String, logger: Logger) async throws -> (feed: String, group: AggregatedGroup?)? {
         let taken = try await client.transaction(logger: logger) { connection in
             try await Self.take(feed: nil, source: source, on: connection, logger: logger)
         }

@@ -5,7 +5,7 @@ import FeedsWire
 extension Events {
     /// `feeds.notification_feed.updated`: the group that changed and the new status, to the
     /// recipient's sockets only; Stream's clients replace the group and the status with them.
-    package func notificationFeed(feed: String, recipient: String, group: NotificationGroup?, status: NotificationStatus) {
+    package func notificationFeed(feed: String, recipient: String, group: AggregatedGroup?, status: NotificationStatus) {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
         json.object { json in

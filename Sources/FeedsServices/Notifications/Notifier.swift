@@ -72,7 +72,7 @@ package struct Notifier<Store: ActivityStore>: Sendable {
         events.notificationFeed(feed: feed.description, recipient: user, group: nil, status: status)
     }
 
-    private func published(feed: String, group: NotificationGroup?, logger: Logger) async throws {
+    private func published(feed: String, group: AggregatedGroup?, logger: Logger) async throws {
         let status = try await notifications.status(feed: feed, logger: logger)
         events.notificationFeed(feed: feed, recipient: NotificationDraft.owner(of: feed), group: group, status: status)
     }
