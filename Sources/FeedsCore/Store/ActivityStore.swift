@@ -36,6 +36,14 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
         logger: Logger
     ) async throws -> (feed: Feed, created: Bool)
 
+    /// The feeds of a batch, each created when missing as `getOrCreateFeed` creates one, in one
+    /// transaction; all of them, in the order given (an existing feed as it is).
+    func createFeeds(_ feeds: [FeedCreation], by principal: Principal, logger: Logger) async throws -> [Feed]
+
+    /// Feeds of `group` that `user` may read and neither owns nor follows from a feed of theirs,
+    /// the most followed first.
+    func followSuggestions(group: String, for user: String, limit: Int, logger: Logger) async throws -> [Feed]
+
     /// Sets the feed's name, description and custom data (those given), if `userID` owns it (nil:
     /// a server call); returns it as it is now.
     func updateFeed(_ id: FeedID, _ details: FeedDetails, by userID: String?, logger: Logger) async throws -> Feed

@@ -22,8 +22,19 @@ extension FeedsAPIImplementation {
     }
 
     func followBatch(_ input: Operations.FollowBatch.Input) async throws -> Operations.FollowBatch.Output {
-        let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        return .created(.init(body: .json(try await follows(body))))
+    }
+
+    /// GetOrCreateFollows: FollowBatch as this server answers it, existing follows returned as they
+    /// are and only new ones announced.
+    func getOrCreateFollows(_ input: Operations.GetOrCreateFollows.Input) async throws -> Operations.GetOrCreateFollows.Output {
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        return .created(.init(body: .json(try await follows(body))))
+    }
+
+    private func follows(_ body: Components.Schemas.FollowBatchRequest) async throws -> Components.Schemas.FollowBatchResponse {
+        let request = try request
         guard (1...1000).contains(body.follows.count) else {
             throw FeedsError.input("follows takes 1 to 1,000 follows", field: "follows")
         }
@@ -37,8 +48,7 @@ extension FeedsAPIImplementation {
             try await notifier.notify(.follow(made.follow, copyCustom: asked.copyCustomToNotification ?? false), logger: request.logger)
         }
         let wire = try follows.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
-        return .created(
-            .init(body: .json(.init(created: wire.filter(\.1).map(\.0), duration: request.duration, follows: wire.map(\.0)))))
+        return .init(created: wire.filter(\.1).map(\.0), duration: request.duration, follows: wire.map(\.0))
     }
 
     func unfollow(_ input: Operations.Unfollow.Input) async throws -> Operations.Unfollow.Output {

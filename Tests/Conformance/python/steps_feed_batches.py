@@ -1,0 +1,49 @@
+"""Steps: the feed and follow calls apps make at sign-up and on their home page:
+create_feeds_batch, get_or_create_follows, get_follow_suggestions."""
+
+from getstream.models import FeedRequest, FollowRequest
+
+from support import check_decoded, expect_equal, step
+
+
+@step
+def feeds_created_in_batch(run):
+    run.client.feeds.get_or_create_feed_group(f"tag{run.suffix}")
+    feeds = [
+        FeedRequest(feed_group_id=f"tag{run.suffix}", feed_id=name, created_by_id=run.alice, name=f"#{name}")
+        for name in ("swift", "python")
+    ] + [FeedRequest(feed_group_id="timeline", feed_id=run.bob, created_by_id=run.bob)]
+    data = run.client.feeds.create_feeds_batch(feeds=feeds).data
+    check_decoded(data)
+    expect_equal(
+        [feed.feed for feed in data.feeds],
+        [f"tag{run.suffix}:swift", f"tag{run.suffix}:python", f"timeline:{run.bob}"],
+        "the feeds made",
+    )
+    expect_equal((data.feeds[0].name, data.feeds[0].created_by.id), ("#swift", run.alice), "a made feed's fields")
+    again = run.client.feeds.create_feeds_batch(feeds=feeds[:1]).data
+    expect_equal(again.feeds[0].created_at, data.feeds[0].created_at, "an existing feed returned as it is")
+
+
+@step
+def follows_got_or_created(run):
+    run.client.feeds.feed("timeline", run.alice).get_or_create(user_id=run.alice)
+    run.client.feeds.feed("user", run.bob).get_or_create(user_id=run.bob)
+    follows = [FollowRequest(source=f"timeline:{run.alice}", target=run.bob_feed)]
+    first = run.client.feeds.get_or_create_follows(follows=follows).data
+    check_decoded(first)
+    again = run.client.feeds.get_or_create_follows(follows=follows).data
+    expect_equal(len(again.follows), 1, "the follow returned again")
+    expect_equal(again.follows[0].target_feed.feed, run.bob_feed, "the follow's target")
+
+
+@step
+def follow_suggestions(run):
+    erin = run.alice.replace("alice", "erin")
+    run.client.feeds.feed("user", erin).get_or_create(user_id=erin)
+    data = run.client.feeds.get_follow_suggestions("user", limit=100, user_id=run.bob).data
+    check_decoded(data)
+    found = [feed.feed for feed in data.suggestions]
+    assert f"user:{erin}" in found, f"user:{erin} not among bob's suggestions {found}"
+    assert run.bob_feed not in found, "bob's own feed suggested to him"
+    expect_equal(data.suggestions[0].reason, "popular", "the reason given")
