@@ -220,6 +220,26 @@ import Testing
         }
     }
 
+    /// A double tap: the same notifying like sent many times at once is one like and one
+    /// notification, and every request succeeds (make bench's two wrk threads found this).
+    @Test func theSameNotifyingReactionAtOnceIsOneNotification() async throws {
+        try await TestServer.run { server in
+            let post = try #require(try await server.addActivity(as: "alice")["id"].string)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        try await server.react(post, "like", as: "bob", extra: #""create_notification_activity":true"#).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses)")
+            let groups = try await bell(server, "alice").body["aggregated_activities"].array
+            #expect(groups.count == 1 && groups.first?["activity_count"].int == 1, "\(groups)")
+            #expect(try await server.number("SELECT count(*) FROM notifications") == 1)
+        }
+    }
+
     @Test func theOwnersSocketHearsOfEachNotificationAndEachMark() async throws {
         try await TestServer.run { server in
             let (socket, inbox, id) = try await server.connected("alice")

@@ -38,6 +38,8 @@ public struct PostgresNotificationStore: NotificationStore {
                         \(draft.activityID),
                         \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
                     FROM users u WHERE u.id = \(draft.actorID)
+                    -- The same cause at the same moment (a double tap): the first to commit keeps it.
+                    ON CONFLICT (feed, source) DO NOTHING
                     RETURNING 1
                 )
                 UPDATE notification_groups SET activity_count = activity_count + 1,
@@ -48,7 +50,7 @@ public struct PostgresNotificationStore: NotificationStore {
             var written = false
             for try await _ in rows { written = true }
             if !written {
-                // The actor is gone: leave no empty group behind.
+                // The actor is gone, or a concurrent request wrote it: leave no empty group behind.
                 try await connection.query(
                     "DELETE FROM notification_groups WHERE feed = \(draft.feed) AND grp = \(group) AND activity_count = 0",
                     logger: logger)
