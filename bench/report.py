@@ -4,10 +4,10 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "reaction", "read", "timeline", "timeline-loadtest", "fanout", "images", "postgres",
+for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "read", "timeline", "timeline-loadtest", "fanout", "images", "postgres",
              "feeds-version", "load", "realtime"]:
     p.add_argument("--" + name, required=True)
-for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "reaction-pg", "reaction-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
+for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
@@ -16,6 +16,8 @@ timeline, fanout = json.load(open(a.timeline)), json.load(open(a.fanout))
 timeline_loadtest = json.load(open(a.timeline_loadtest))
 reaction = json.load(open(a.reaction))
 realtime = json.load(open(a.realtime))
+reaction_plain, reaction_notify = json.load(open(a.reaction_plain)), json.load(open(a.reaction_notify))
+bell, mark_big, mark_small = json.load(open(a.bell)), json.load(open(a.mark_big)), json.load(open(a.mark_small))
 
 
 def cpu():
@@ -40,6 +42,9 @@ comment_ratio = a.comment_photo / a.image_upload
 timeline_ratio = timeline["throughput_rps"] / a.timeline_pg
 star_ratio = fanout["star_median_ms"] / fanout["quiet_median_ms"]
 get_ratio = a.get / a.get_nginx
+notify_cost = reaction_plain["throughput_rps"] / reaction_notify["throughput_rps"]
+bell_ratio = bell["throughput_rps"] / a.bell_pg
+mark_ratio = mark_small["throughput_rps"] / mark_big["throughput_rps"]
 upload_ratio = a.upload / a.put
 rows = [
     {
@@ -73,6 +78,36 @@ rows = [
         "met": reaction_ratio >= 0.5 and reaction["latency_ms"]["p99"] < 20,
         "values": {"client": "wrk", "rps": reaction["throughput_rps"], "p99_ms": reaction["latency_ms"]["p99"],
                    "baseline_tps": a.reaction_pg, "baseline_p99_ms": a.reaction_pg_p99, "ratio": reaction_ratio},
+    },
+    {
+        "measure": "a reaction that notifies its author, c=32",
+        "feeds": f'{reaction_notify["throughput_rps"]:.0f} req/s, p99 {reaction_notify["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f'plain reaction {reaction_plain["throughput_rps"]:.0f} req/s, p99 {reaction_plain["latency_ms"]["p99"]:.1f} ms',
+        "ratio": f"{notify_cost:.2f}x the cost",
+        "target": "<= 1.3x the cost",
+        "met": notify_cost <= 1.3,
+        "values": {"client": "wrk", "rps": reaction_notify["throughput_rps"], "p99_ms": reaction_notify["latency_ms"]["p99"],
+                   "baseline_rps": reaction_plain["throughput_rps"], "cost_ratio": notify_cost},
+    },
+    {
+        "measure": "a notification page of 25 groups (100,000 notifications), c=32",
+        "feeds": f'{bell["throughput_rps"]:.0f} req/s, p99 {bell["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.bell_pg:.0f} tps, p99 {a.bell_pg_p99:.1f} ms",
+        "ratio": f"{bell_ratio:.2f}x",
+        "target": ">= 0.5x, p99 <= pgbench's",
+        "met": bell_ratio >= 0.5 and bell["latency_ms"]["p99"] <= a.bell_pg_p99,
+        "values": {"client": "wrk", "rps": bell["throughput_rps"], "p99_ms": bell["latency_ms"]["p99"],
+                   "baseline_tps": a.bell_pg, "baseline_p99_ms": a.bell_pg_p99, "ratio": bell_ratio},
+    },
+    {
+        "measure": "mark_all_read on 100,000 notifications (one connection)",
+        "feeds": f'{1000 / mark_big["throughput_rps"]:.2f} ms each',
+        "baseline": f'on 10: {1000 / mark_small["throughput_rps"]:.2f} ms each',
+        "ratio": f"{mark_ratio:.2f}x",
+        "target": "<= 1.2x (the same time)",
+        "met": mark_ratio <= 1.2,
+        "values": {"client": "wrk", "big_rps": mark_big["throughput_rps"], "small_rps": mark_small["throughput_rps"],
+                   "ratio": mark_ratio},
     },
     {
         "measure": "read a feed page of 25, c=32",

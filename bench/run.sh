@@ -55,7 +55,7 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" &
 for i in $(seq 0 99); do "$bin" token --user "loadtest-$i" "${common[@]}"; done >"$dir/tokens"
 wrk_run() { # scenario, name, seconds; writes $dir/<name>.json, shaped as a `feeds loadtest --json` report
   SCENARIO=$1 TOKENS=${TOKENS_FILE:-$dir/tokens} TARGETS=${TARGETS_FILE:-} API_KEY=$key REPORT=$dir/$2.json WRK_SCRIPTS=$here/wrk \
-    wrk -t 2 -c 32 -d "${3}s" --timeout 10s -s "$here/wrk/$1.lua" "$url" >"$dir/$2.log" 2>&1 || { cat "$dir/$2.log"; exit 1; }
+    wrk -t "${WRK_THREADS:-2}" -c "${WRK_CONNECTIONS:-32}" -d "${3}s" --timeout 10s -s "$here/wrk/$1.lua" "$url" >"$dir/$2.log" 2>&1 || { cat "$dir/$2.log"; exit 1; }
   python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["errors"] > 0)' "$dir/$2.json" \
     || { echo "wrk $1: requests failed"; cat "$dir/$2.log" "$dir/$2.json"; exit 1; }
 }
@@ -127,6 +127,33 @@ echo "== read a feed page of 25, c=32"
 "$psql" -q "$db" -c 'VACUUM ANALYZE'
 in_turns read-feed read read-feed.sql
 read_pg=$pg_median read_pg_p99=$pg_p99
+
+echo "== a reaction that notifies the activity's author, against a plain one, c=32"
+# In turns, three rounds each: the cost of create_notification_activity is their ratio.
+round_seconds=$(( (seconds + 1) / 2 ))
+NOTIFY=1 TARGETS_FILE=$dir/reaction-targets wrk_run add-reaction notify-warmup 2
+for i in 1 2 3; do
+  TARGETS_FILE=$dir/reaction-targets wrk_run add-reaction plain-$i "$round_seconds"
+  NOTIFY=1 TARGETS_FILE=$dir/reaction-targets wrk_run add-reaction notify-$i "$round_seconds"
+done
+cp "$(python3 "$here/median_report.py" "$dir"/plain-[123].json)" "$dir/reaction-plain.json"
+cp "$(python3 "$here/median_report.py" "$dir"/notify-[123].json)" "$dir/reaction-notify.json"
+
+echo "== notification feeds: 4 of 100,000 notifications (bench/notification-data.sql)"
+"$psql" -q "$db" -f "$here/notification-data.sql"
+for i in 0 1 2 3; do "$bin" token --user "bell-$i" "${common[@]}"; done >"$dir/bell-tokens"
+echo "== read a notification page of 25 groups, c=32"
+TOKENS_FILE=$dir/bell-tokens in_turns read-bell bell read-bell.sql
+bell_pg=$pg_median bell_pg_p99=$pg_p99
+echo "== mark_all_read on 100,000 notifications, against on 10 (one connection)"
+"$bin" token --user bell-0 "${common[@]}" >"$dir/bell-big-token"
+"$bin" token --user bell-small "${common[@]}" >"$dir/bell-small-token"
+for i in 1 2 3; do
+  BELL=bell-0 TOKENS_FILE=$dir/bell-big-token WRK_THREADS=1 WRK_CONNECTIONS=1 wrk_run mark-all-read mark-big-$i "$round_seconds"
+  BELL=bell-small TOKENS_FILE=$dir/bell-small-token WRK_THREADS=1 WRK_CONNECTIONS=1 wrk_run mark-all-read mark-small-$i "$round_seconds"
+done
+cp "$(python3 "$here/median_report.py" "$dir"/mark-big-[123].json)" "$dir/mark-big.json"
+cp "$(python3 "$here/median_report.py" "$dir"/mark-small-[123].json)" "$dir/mark-small.json"
 
 echo "== timelines: the follow graph of bench/timeline-data.sql"
 "$psql" -q "$db" -f "$here/timeline-data.sql"
@@ -222,7 +249,8 @@ python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --images "$dir/images.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
   --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --fanout "$dir/fanout.json" \
   --timeline-loadtest "$dir/timeline-loadtest.json" --reaction "$dir/reaction.json" --reaction-pg "$reaction_pg" \
-  --reaction-pg-p99 "$reaction_pg_p99" \
+  --reaction-pg-p99 "$reaction_pg_p99" --reaction-plain "$dir/reaction-plain.json" --reaction-notify "$dir/reaction-notify.json" \
+  --bell "$dir/bell.json" --bell-pg "$bell_pg" --bell-pg-p99 "$bell_pg_p99" --mark-big "$dir/mark-big.json" --mark-small "$dir/mark-small.json" \
   --create-pg-p99 "$create_pg_p99" --read-pg-p99 "$read_pg_p99" --timeline-pg-p99 "$timeline_pg_p99" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
   --comment-photo "$comment_s" --image-upload "$image_s" --realtime "$dir/realtime.json" \

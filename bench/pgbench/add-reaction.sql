@@ -14,7 +14,8 @@ WITH new_user AS (
     WHERE a.id = (SELECT id FROM bench_reaction_targets WHERE n = :n) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND ('loadtest-' || :u::text::text IS NULL OR (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)))))))
+    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
+    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))))))
 ), room AS (
     SELECT target.id FROM target
     WHERE false OR EXISTS (SELECT 1 FROM activity_reactions r WHERE r.activity_id = target.id AND r.user_id = 'loadtest-' || :u::text AND r.type = (ARRAY['like','heart','wow','fire'])[:t])
@@ -63,4 +64,5 @@ CASE WHEN a.bookmark_count > 0 THEN (
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)))))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;
+    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
+    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;
