@@ -179,7 +179,7 @@ extension JSONWriter {
             json.field("following_count", Int(Int32(clamping: feed.followingCount)))
             json.field("group_id", feed.id.group)
             json.field("id", feed.id.id)
-            json.field("member_count", 0)
+            json.field("member_count", Int(Int32(clamping: feed.memberCount)))
             json.field("name", feed.name)
             json.key("own_capabilities")
             json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility))

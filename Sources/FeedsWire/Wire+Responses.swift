@@ -114,7 +114,7 @@ extension Wire {
             followingCount: Int32(clamping: feed.followingCount),
             groupId: feed.id.group,
             id: feed.id.id,
-            memberCount: 0,
+            memberCount: Int32(clamping: feed.memberCount),
             name: feed.name,
             ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
                 .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:)),

@@ -9,7 +9,7 @@ import Testing
 /// manages a feed answers as the table says, and a refusal carries nothing of what it protects.
 @Suite struct AuthorizationMatrixTests {
     /// One feed of each visibility, `user:owner-<v>`, with a public activity whose text is secret,
-    /// a follower (accepted) and a pending follower; strangers are anyone else.
+    /// a follower (accepted), a pending follower and a member; strangers are anyone else.
     struct Cast {
         let visibility: FeedVisibility
         var owner: String { "owner-\(visibility.rawValue)" }
@@ -21,6 +21,7 @@ import Testing
             case .owner: owner
             case .follower: "follower-\(visibility.rawValue)"
             case .pending: "pending-\(visibility.rawValue)"
+            case .member: "member-\(visibility.rawValue)"
             case .stranger: "stranger-\(visibility.rawValue)"
             }
         }
@@ -36,6 +37,11 @@ import Testing
             let made = try await server.follow("timeline:\(user)", cast.fid, as: nil, extra: #""status":"\#(status)""#)
             #expect(made.status == 201 && made.body["follow"]["status"].string == status, "\(made.text)")
         }
+        let member = try #require(cast.user(.member))
+        let made = try await server.api(
+            .PATCH, "/feeds/feed_groups/user/feeds/\(cast.owner)/members", as: cast.owner,
+            json: #"{"operation":"upsert","members":[{"user_id":"\#(member)"}]}"#)
+        #expect(made.status == 200, "\(made.text)")
         return try #require(try await server.addActivity(as: cast.owner, feeds: [cast.fid], text: cast.secret)["id"].string)
     }
 

@@ -8,6 +8,8 @@ public enum FeedRole: String, Sendable, CaseIterable {
     case follower
     /// A user whose request to follow it waits for the owner.
     case pending
+    /// A member of the feed (UpdateFeedMembers, an accepted invite).
+    case member
     /// Any other signed-in user.
     case stranger
 }
@@ -38,6 +40,7 @@ public enum FeedPermissions {
         switch action {
         case .read, .engage:
             return visibility.isOpen || (visibility == .followers && role == .follower)
+                || (visibility == .members && role == .member)
         case .follow:
             return visibility.followStatus != nil
         case .post, .update, .manageFollowers:

@@ -6,7 +6,7 @@ public enum FeedVisibility: String, Sendable, Hashable, CaseIterable {
     case visible
     /// Anyone may ask to follow; the owner accepts. Only accepted followers read.
     case followers
-    /// Only members read and follow. Feeds has no members yet, so: only the owner.
+    /// Only the owner and the feed's members (UpdateFeedMembers) read; nobody else follows.
     case members
     /// Only the owner reads and follows.
     case `private`

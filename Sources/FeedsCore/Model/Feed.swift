@@ -12,6 +12,8 @@ public struct Feed: Sendable, Hashable {
     /// Accepted follows of this feed, and by it.
     public var followerCount: Int
     public var followingCount: Int
+    /// Members (status `member`) of the feed.
+    public var memberCount: Int = 0
     public var createdAt: Date
     public var updatedAt: Date
 

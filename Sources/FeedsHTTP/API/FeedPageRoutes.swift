@@ -39,6 +39,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
                 try await api.feedPage(group: group, id: id, body, watchOn: connectionID, request: scope)
             }
             let viewer = try scope.viewer(named: body.userId ?? body.user?.id)
+            let members = try Wire.encoded(result.members.members)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
                 json.page(result.page, urls: api.uploads.urls, next: result.groupsNext)
@@ -52,7 +53,10 @@ struct FeedPageRoutes<Store: ActivityStore> {
                 json.feed(result.feed, viewer: viewer)
                 json.follows("followers", result.followers, pagination: "followers_pagination", viewer: viewer)
                 json.follows("following", result.following, pagination: "following_pagination", viewer: viewer)
-                json.emptyArray("members")
+                json.key("member_pagination")
+                json.object { json in json.field("next", result.members.next) }
+                json.key("members")
+                json.raw(members)
                 if let status = result.notificationStatus {
                     json.key("notification_status")
                     json.notificationStatus(status)

@@ -55,8 +55,15 @@ extension FeedsAPIImplementation {
         let details = try FeedDetails(
             name: body.data?.name, description: body.data?.description, custom: try body.data?.custom.map { try recode($0) }
         ).checked(field: "data.")
-        let (feed, created) = try await store.getOrCreateFeed(
+        // A new feed's first members come with it (checked before anything is written).
+        let firstMembers = try Self.memberInputs(body.data?.members ?? [], field: "data.members")
+        var (feed, created) = try await store.getOrCreateFeed(
             feedID, creatorID: creator, by: request.principal, visibility: visibility, details: details, logger: request.logger)
+        if created, !firstMembers.isEmpty {
+            let change = try await memberStore.updateMembers(
+                feedID, .upsert, firstMembers, by: request.principal, logger: request.logger)
+            feed.memberCount = change.added.filter { $0.status == .member }.count
+        }
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
             throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
         }
@@ -80,6 +87,17 @@ extension FeedsAPIImplementation {
         pageQuery.ownFieldsOf = creator  // the reader's, or the user a server call names
         async let followers = list(followersQuery, request: request)
         async let following = list(followingQuery, request: request)
+        // The members, when it has any (the count spares the query).
+        var memberQuery = MemberQuery(feed: feedID, limit: Int(body.memberPagination?.limit ?? 10))
+        memberQuery.statuses = [.member]
+        if let next = body.memberPagination?.next {
+            memberQuery = try MemberQuery(
+                feed: feedID, filter: ["status": .string("member")], sort: [], limit: memberQuery.page.limit, next: next,
+                prev: nil, field: "member_pagination.")
+        }
+        let (hasMembers, membersQuery) = (feed.memberCount > 0, memberQuery)
+        async let members =
+            hasMembers ? memberStore.queryMembers(membersQuery, logger: request.logger) : MemberPage(members: [], next: nil)
         var read = FeedRead(
             feed: feed, created: created, page: ActivityPage(activities: [], next: nil, prev: nil),
             followers: FollowPage(follows: [], next: nil), following: FollowPage(follows: [], next: nil))
@@ -94,7 +112,7 @@ extension FeedsAPIImplementation {
             read.page = try await store.queryActivities(pageQuery, logger: request.logger)
             read.page.activities = try await stories.marked(read.page.activities, in: group, reader: creator, logger: request.logger)
         }
-        (read.followers, read.following) = (try await followers, try await following)
+        (read.followers, read.following, read.members) = (try await followers, try await following, try await members)
         return read
     }
 
@@ -116,4 +134,5 @@ struct FeedRead: Sendable {
     /// The cursor past `groups`.
     var groupsNext: String?
     var notificationStatus: NotificationStatus?
+    var members = MemberPage(members: [], next: nil)
 }

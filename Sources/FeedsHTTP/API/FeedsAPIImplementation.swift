@@ -18,6 +18,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let notifications: any NotificationStore
     let feedGroups: FeedGroupService
     let watches: any WatchStore
+    let memberStore: any MemberStore
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)

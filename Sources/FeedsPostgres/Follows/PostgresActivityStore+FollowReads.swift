@@ -57,7 +57,7 @@ extension PostgresActivityStore {
 
     public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {
         if feed.createdBy.id == userID || feed.visibility.isOpen { return true }
-        guard feed.visibility == .followers else { return false }
+        guard feed.visibility == .followers || feed.visibility == .members else { return false }
         var bind = SQLBinds()
         let sql =
             "SELECT 1 FROM feeds f WHERE f.fid = \(try bind(feed.id.description)) AND \(FeedReadable.predicate(feed: "f", user: try bind(userID)))"

@@ -1,0 +1,16 @@
+import Logging
+
+/// Where feed members live.
+public protocol MemberStore: Sendable {
+    /// Applies `operation` with `members` to the feed's members, by the feed's owner or the server
+    /// (403 otherwise, 404 for a feed that does not exist); returns what changed.
+    func updateMembers(
+        _ feed: FeedID, _ operation: MemberOperation, _ members: [FeedMemberInput], by principal: Principal, logger: Logger
+    ) async throws -> MemberChange
+
+    /// `user` accepts (member) or rejects their pending invite to `feed`; 404 without one.
+    func answerInvite(_ feed: FeedID, user: String, accept: Bool, logger: Logger) async throws -> FeedMember
+
+    /// A page of the feed's members (the caller checked that the reader may read the feed).
+    func queryMembers(_ query: MemberQuery, logger: Logger) async throws -> MemberPage
+}
