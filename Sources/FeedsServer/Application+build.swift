@@ -81,7 +81,8 @@ public func buildApplication(
         store: store, uploads: uploads, idempotency: idempotencyStore, settingsStore: settingsStore, realtime: realtime,
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
         notifications: notifications, feedGroups: PostgresFeedGroupStore(client: client),
-        watches: PostgresWatchStore(client: client), members: PostgresMemberStore(client: client), probe: probe,
+        watches: PostgresWatchStore(client: client), members: PostgresMemberStore(client: client),
+        pins: PostgresPinStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout)
     let router = try http.router()

@@ -183,7 +183,7 @@ extension JSONWriter {
             json.field("name", feed.name)
             json.key("own_capabilities")
             json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility))
-            json.field("pin_count", 0)
+            json.field("pin_count", Int(Int32(clamping: feed.pinCount)))
             json.field("updated_at", feed.updatedAt)
             json.field("visibility", feed.visibility.rawValue)
         }

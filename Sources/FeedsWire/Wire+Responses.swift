@@ -118,7 +118,7 @@ extension Wire {
             name: feed.name,
             ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
                 .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:)),
-            pinCount: 0,
+            pinCount: Int32(clamping: feed.pinCount),
             updatedAt: WireTime.nanoseconds(feed.updatedAt),
             visibility: .init(rawValue: feed.visibility.rawValue)
         )

@@ -14,6 +14,8 @@ public struct Feed: Sendable, Hashable {
     public var followingCount: Int
     /// Members (status `member`) of the feed.
     public var memberCount: Int = 0
+    /// Activities pinned to it.
+    public var pinCount: Int = 0
     public var createdAt: Date
     public var updatedAt: Date
 

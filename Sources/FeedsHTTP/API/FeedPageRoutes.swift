@@ -40,6 +40,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             }
             let viewer = try scope.viewer(named: body.userId ?? body.user?.id)
             let members = try Wire.encoded(result.members.members)
+            let pinned = try Wire.encoded(result.pinned, urls: api.uploads.urls)
             var json = JSONWriter(capacity: 2048 + 1536 * result.page.activities.count)
             json.object { json in
                 json.page(result.page, urls: api.uploads.urls, next: result.groupsNext)
@@ -61,7 +62,8 @@ struct FeedPageRoutes<Store: ActivityStore> {
                     json.key("notification_status")
                     json.notificationStatus(status)
                 }
-                json.emptyArray("pinned_activities")
+                json.key("pinned_activities")
+                json.raw(pinned)
                 json.field("duration", scope.duration)
             }
             return HandWrittenRoute.created(json.buffer)

@@ -95,9 +95,14 @@ extension FeedsAPIImplementation {
                 feed: feedID, filter: ["status": .string("member")], sort: [], limit: memberQuery.page.limit, next: next,
                 prev: nil, field: "member_pagination.")
         }
-        let (hasMembers, membersQuery) = (feed.memberCount > 0, memberQuery)
+        let (hasMembers, membersQuery, hasPins) = (feed.memberCount > 0, memberQuery, feed.pinCount > 0)
         async let members =
             hasMembers ? memberStore.queryMembers(membersQuery, logger: request.logger) : MemberPage(members: [], next: nil)
+        // Its newest pins, when it has any.
+        async let pinned =
+            hasPins
+            ? pins.page(of: feedID, viewer: request.principal, ownFieldsOf: creator, limit: 10, next: nil, logger: request.logger)
+            : PinPage(pins: [], next: nil)
         var read = FeedRead(
             feed: feed, created: created, page: ActivityPage(activities: [], next: nil, prev: nil),
             followers: FollowPage(follows: [], next: nil), following: FollowPage(follows: [], next: nil))
@@ -113,6 +118,7 @@ extension FeedsAPIImplementation {
             read.page.activities = try await stories.marked(read.page.activities, in: group, reader: creator, logger: request.logger)
         }
         (read.followers, read.following, read.members) = (try await followers, try await following, try await members)
+        read.pinned = try await pinned.pins
         return read
     }
 
@@ -135,4 +141,5 @@ struct FeedRead: Sendable {
     var groupsNext: String?
     var notificationStatus: NotificationStatus?
     var members = MemberPage(members: [], next: nil)
+    var pinned: [ActivityPin] = []
 }

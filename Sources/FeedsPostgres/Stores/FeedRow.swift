@@ -11,7 +11,7 @@ enum FeedRow {
     static func columns(feed f: String, user u: String) -> String {
         """
         \(f).group_id, \(f).feed_id, \(f).name, \(f).description, \(f).custom::text, \(f).created_at, \(f).updated_at,
-        \(f).activity_count::int8, \(f).visibility, \(f).follower_count, \(f).following_count, \(f).member_count,
+        \(f).activity_count::int8, \(f).visibility, \(f).follower_count, \(f).following_count, \(f).member_count, \(f).pin_count,
         \(u).id, \(u).name, \(u).image, \(u).role, \(u).language, \(u).teams, \(u).custom::text, \(u).created_at, \(u).updated_at
         """
     }
@@ -26,13 +26,13 @@ enum FeedRow {
         let activityCount: Int64 = try columns.next()
         let visibility: String = try columns.next()
         let followers: Int32 = try columns.next(), following: Int32 = try columns.next()
-        let members: Int32 = try columns.next()
+        let members: Int32 = try columns.next(), pins: Int32 = try columns.next()
         var feed = Feed(
             id: try FeedID(group: group, id: id, field: "feed"), name: name, description: description, custom: custom,
             createdBy: try UserRow.user(&columns), activityCount: Int(activityCount), createdAt: createdAt,
             updatedAt: updatedAt, visibility: FeedVisibility(rawValue: visibility) ?? .visible, followerCount: Int(followers),
             followingCount: Int(following))
-        feed.memberCount = Int(members)
+        (feed.memberCount, feed.pinCount) = (Int(members), Int(pins))
         return feed
     }
 }

@@ -180,6 +180,8 @@ public struct PostgresActivityStore: ActivityStore {
                 )
                 // Out of its feeds too, so that a feed's count is its index rows (0004_feed_rows_follow_deletes.sql).
                 try await connection.query("DELETE FROM activity_feeds WHERE activity_id = ANY(\(found))", logger: logger)
+                // Unpinned too: a deleted activity is pinned nowhere (a hard delete cascades).
+                try await connection.query("DELETE FROM activity_pins WHERE activity_id = ANY(\(found))", logger: logger)
             }
             return found
         }

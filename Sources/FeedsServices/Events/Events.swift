@@ -100,7 +100,7 @@ package struct Events<Store: ActivityStore>: Sendable {
     }
 
     /// Who may see an activity's events besides the watchers of its feeds' who may read it.
-    private static func audience(_ activity: Activity) -> String? {
+    static func audience(_ activity: Activity) -> String? {
         activity.visibility == .public ? nil : activity.user.id
     }
 

@@ -1,0 +1,22 @@
+import FeedsAPI
+import FeedsCore
+import FeedsUploads
+import Foundation
+
+extension Wire {
+    /// A pin as Stream's `ActivityPinResponse` shows it (GetOrCreateFeed's `pinned_activities`,
+    /// QueryPinnedActivities).
+    package static func pin(_ pin: ActivityPin, urls: AttachmentURLs) throws -> Components.Schemas.ActivityPinResponse {
+        Components.Schemas.ActivityPinResponse(
+            activity: try activity(pin.activity, urls: urls), createdAt: WireTime.nanoseconds(pin.createdAt),
+            feed: pin.feed.description, updatedAt: WireTime.nanoseconds(pin.updatedAt), user: try user(pin.user))
+    }
+
+    /// Pins where a hand-written reply carries them: the generated encoder's bytes of `pin`.
+    package static func encoded(_ pins: [ActivityPin], urls: AttachmentURLs) throws -> [UInt8] {
+        guard !pins.isEmpty else { return Array("[]".utf8) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Array(try encoder.encode(try pins.map { try pin($0, urls: urls) }))
+    }
+}
