@@ -48,7 +48,7 @@ import Testing
             let rejected = try await server.api(.POST, club + "/members/reject", as: "erin", json: "{}")
             #expect(rejected.body["member"]["status"].string == "rejected", "\(rejected.text)")
             expectAPIError(try await read(server, as: "erin"), status: 403, code: 17)
-            expectAPIError(try await server.api(.POST, club + "/members/accept", as: "erin", json: "{}"), status: 404, code: 16)
+            expectAPIError(try await server.api(.POST, club + "/members/accept", as: "erin", json: "{}"), status: 409, code: 4)
 
             // Members are listed to readers; filters and pages.
             let listed = try await server.api(.POST, club + "/members/query", as: "bob", json: #"{"limit":1,"sort":[{"field":"created_at","direction":1}]}"#)

@@ -23,6 +23,9 @@ public enum Principal: Sendable, Hashable {
     public func actingUser(requested: String?, field: String = "user_id") throws(FeedsError) -> String? {
         switch self {
         case .server:
+            if let requested, requested.utf8.count > 255 {
+                throw .input("\(field) is at most 255 characters", field: field)
+            }
             return requested
         case .user(let id):
             if let requested, requested != id {

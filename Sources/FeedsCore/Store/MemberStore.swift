@@ -8,7 +8,7 @@ public protocol MemberStore: Sendable {
         _ feed: FeedID, _ operation: MemberOperation, _ members: [FeedMemberInput], by principal: Principal, logger: Logger
     ) async throws -> MemberChange
 
-    /// `user` accepts (member) or rejects their pending invite to `feed`; 404 without one.
+    /// `user` accepts (member) or rejects their pending invite to `feed`; 409 without one.
     func answerInvite(_ feed: FeedID, user: String, accept: Bool, logger: Logger) async throws -> FeedMember
 
     /// A page of the feed's members (the caller checked that the reader may read the feed).

@@ -47,6 +47,11 @@ enum DeclaredBounds {
         try range(limit, 0...20, "comment_limit")
     }
 
+    static func check(_ feed: Components.Schemas.FeedRequest, field: String) throws(FeedsError) {
+        try most(feed.filterTags?.count, 50, field + "filter_tags")
+        try check(feed.location, field + "location")
+    }
+
     private static func check(_ location: Components.Schemas.Location?, _ field: String) throws(FeedsError) {
         guard let location else { return }
         guard (-90...90).contains(location.lat), (-180...180).contains(location.lng) else {

@@ -34,7 +34,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let (group, id) = (
                 try HandWrittenRoute.parameter("feed_group_id", context), try HandWrittenRoute.parameter("feed_id", context)
             )
-            let connectionID = request.uri.queryParameters["connection_id"].map(String.init)
+            let connectionID = try HandWrittenRoute.connectionID(request)
             let result = try await withDeadline(deadline, "GetOrCreateFeed") { [api] in
                 try await api.feedPage(group: group, id: id, body, watchOn: connectionID, request: scope)
             }
@@ -87,7 +87,7 @@ struct FeedPageRoutes<Store: ActivityStore> {
             let body = try await HandWrittenRoute.decode(
                 Components.Schemas.QueryFeedsRequest.self, from: request, limit: bodyLimit)
             let scope = try api.request
-            let connectionID = request.uri.queryParameters["connection_id"].map(String.init)
+            let connectionID = try HandWrittenRoute.connectionID(request)
             let page = try await withDeadline(deadline, "QueryFeeds") { [api] in
                 try await api.feedsPage(body, watchOn: connectionID, request: scope)
             }

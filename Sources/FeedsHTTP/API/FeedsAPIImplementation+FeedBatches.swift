@@ -14,6 +14,7 @@ extension FeedsAPIImplementation {
         }
         let creations = try body.feeds.enumerated().map { index, feed in
             let field = "feeds[\(index)]."
+            try DeclaredBounds.check(feed, field: field)
             if feed.members?.isEmpty == false {
                 throw FeedsError.input("feed members are not supported by this server yet", field: field + "members")
             }

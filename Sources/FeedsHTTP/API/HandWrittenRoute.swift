@@ -51,6 +51,14 @@ enum HandWrittenRoute {
         }
     }
 
+    /// The `connection_id` query parameter of the reads that watch: at most 100 bytes, as declared,
+    /// whether or not the request watches.
+    static func connectionID(_ request: Request) throws -> String? {
+        guard let id = request.uri.queryParameters["connection_id"].map(String.init) else { return nil }
+        guard id.utf8.count <= 100 else { throw FeedsError.input("connection_id is at most 100 bytes", field: "connection_id") }
+        return id
+    }
+
     /// A path parameter, percent-decoded as the generated code decodes it.
     static func parameter<Context: RequestContext>(_ name: String, _ context: Context) throws -> String {
         let raw = try context.parameters.require(name)

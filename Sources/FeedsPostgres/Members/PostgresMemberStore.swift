@@ -73,7 +73,7 @@ public struct PostgresMemberStore: MemberStore {
             var answered = false
             for try await _ in rows { answered = true }
             guard answered, let member = try await Self.members(of: feed, users: [user], on: connection, logger: logger).first
-            else { throw FeedsError.notFound("\(user) has no pending invite to \(feed)") }
+            else { throw FeedsError.conflict("\(user) has no pending invite to \(feed)") }
             return member
         }
     }

@@ -67,10 +67,10 @@ extension PostgresNotificationStore {
                 (SELECT count(*)::int FROM notification_groups g WHERE g.feed = \(feed)
                     AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
                 s.read_mark, s.seen_mark,
-                ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed)
+                ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed) AND g.read_at IS NOT NULL
                     AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND g.read_at >= g.updated_at
                     ORDER BY g.updated_at DESC LIMIT \(NotificationStatus.listedGroups)),
-                ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed)
+                ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed) AND g.seen_at IS NOT NULL
                     AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
                     ORDER BY g.updated_at DESC LIMIT \(NotificationStatus.listedGroups))
             FROM s
@@ -86,7 +86,10 @@ extension PostgresNotificationStore {
     }
 
     /// The named groups, in the order given, each with its newest notifications.
-    func groups(feed: String, _ names: [String], logger: Logger) async throws -> [AggregatedGroup] {
+    /// With `whileLive`, none unless that activity is live (one round trip for the check and the read).
+    func groups(feed: String, _ names: [String], whileLive activityID: String? = nil, logger: Logger) async throws
+        -> [AggregatedGroup]
+    {
         guard !names.isEmpty else { return [] }
         let rows = try await client.query(
             """
@@ -101,7 +104,8 @@ extension PostgresNotificationStore {
                 ORDER BY n.created_at DESC, n.id DESC LIMIT \(Self.listed)
             ) n
             JOIN users u ON u.id = n.user_id
-            WHERE g.feed = \(feed) AND g.grp = ANY(\(names))
+            WHERE g.feed = \(feed) AND g.grp = ANY(\(names)) AND (\(activityID == nil) OR EXISTS (
+                SELECT 1 FROM activities a WHERE a.id = \(activityID ?? "") AND \(unescaped: ActivityLive.predicate("a"))))
             ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC
             """, logger: logger)
         var found: [String: AggregatedGroup] = [:]

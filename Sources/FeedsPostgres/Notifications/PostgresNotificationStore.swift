@@ -18,53 +18,59 @@ public struct PostgresNotificationStore: NotificationStore {
 
     public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> AggregatedGroup? {
         let group = format.render(type: draft.type, targetID: draft.targetID, userID: draft.actorID, time: Date())
-        let written: Bool = try await client.transaction(logger: logger) { connection in
-            // The same source again (a like after an unlike, a follow after an unfollow) moves
-            // to the group of now rather than counting twice.
-            _ = try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO notification_groups (feed, grp, created_at, updated_at) VALUES (\(draft.feed), \(group), now(), now())
-                ON CONFLICT (feed, grp) DO UPDATE SET updated_at = now()
-                """, logger: logger)
-            let rows = try await connection.query(
-                """
-                WITH known AS (
-                    SELECT EXISTS (SELECT 1 FROM notifications WHERE feed = \(draft.feed) AND grp = \(group)
-                        AND user_id = \(draft.actorID)) AS known
-                ), added AS (
-                    INSERT INTO notifications (id, feed, grp, source, type, user_id, activity_id, context, custom, created_at)
-                    SELECT \(UUID().lowercasedString), \(draft.feed), \(group), \(draft.source), \(draft.type), u.id,
-                        \(draft.activityID),
-                        \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
-                    FROM users u WHERE u.id = \(draft.actorID)
-                    -- The same cause at the same moment (a double tap): the first to commit keeps it.
-                    ON CONFLICT (feed, source) DO NOTHING
-                    RETURNING 1
-                )
-                UPDATE notification_groups SET activity_count = activity_count + 1,
-                    user_count = user_count + CASE WHEN (SELECT known FROM known) THEN 0 ELSE 1 END
-                WHERE feed = \(draft.feed) AND grp = \(group) AND EXISTS (SELECT 1 FROM added)
-                RETURNING 1
-                """, logger: logger)
-            var written = false
-            for try await _ in rows { written = true }
-            if !written {
-                // The actor is gone, or a concurrent request wrote it: leave no empty group behind.
-                try await connection.query(
-                    "DELETE FROM notification_groups WHERE feed = \(draft.feed) AND grp = \(group) AND activity_count = 0",
-                    logger: logger)
+        // Most notifications are new: one statement writes one and counts it into its group.
+        var written = try await Self.insert(draft, group: group, logger: logger) { try await client.query($0, logger: logger) }
+        if !written {
+            // The same cause again (a like of a post liked before, or the same like at the same
+            // moment): the old one is taken back and this one written, moving it to the group of now.
+            written = try await client.transaction(logger: logger) { connection in
+                guard try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger) != nil else {
+                    return false  // nothing to take: the actor is gone
+                }
+                return try await Self.insert(draft, group: group, logger: logger) { try await connection.query($0, logger: logger) }
             }
-            return written
         }
         guard written else { return nil }
         // The activity may have been deleted (or expired) while this was written, after its
         // delete took its notifications back: then this one goes too. Either order ends clean.
+        if let found = try await groups(feed: draft.feed, [group], whileLive: draft.activityID, logger: logger).first {
+            return found
+        }
         if let activityID = draft.activityID, try await !isLive(activityID, logger: logger) {
             _ = try await removeAll(activityID: activityID, logger: logger)
-            return nil
         }
-        return try await groups(feed: draft.feed, [group], logger: logger).first
+        return nil
+    }
+
+    /// Writes the notification and counts it into its group (made if new) in one statement;
+    /// false when its cause has one already (or its actor is gone). The group's row is written
+    /// after the notification in the same statement: foreign keys are checked at its end.
+    static func insert(
+        _ draft: NotificationDraft, group: String, logger: Logger, _ run: (PostgresQuery) async throws -> PostgresRowSequence
+    ) async throws -> Bool {
+        let rows = try await run(
+            """
+            WITH known AS (
+                SELECT EXISTS (SELECT 1 FROM notifications WHERE feed = \(draft.feed) AND grp = \(group)
+                    AND user_id = \(draft.actorID)) AS known
+            ), added AS (
+                INSERT INTO notifications (id, feed, grp, source, type, user_id, activity_id, context, custom, created_at)
+                SELECT \(UUID().lowercasedString), \(draft.feed), \(group), \(draft.source), \(draft.type), u.id,
+                    \(draft.activityID), \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
+                FROM users u WHERE u.id = \(draft.actorID)
+                ON CONFLICT (feed, source) DO NOTHING
+                RETURNING 1
+            )
+            INSERT INTO notification_groups (feed, grp, activity_count, user_count, created_at, updated_at)
+            SELECT \(draft.feed), \(group), 1, 1, now(), now() FROM added
+            ON CONFLICT (feed, grp) DO UPDATE SET activity_count = notification_groups.activity_count + 1,
+                user_count = notification_groups.user_count + CASE WHEN (SELECT known FROM known) THEN 0 ELSE 1 END,
+                updated_at = now()
+            RETURNING 1
+            """)
+        var written = false
+        for try await _ in rows { written = true }
+        return written
     }
 
     public func remove(source: String, logger: Logger) async throws -> (feed: String, group: AggregatedGroup?)? {

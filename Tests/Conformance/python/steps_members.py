@@ -45,4 +45,4 @@ def members_of_a_members_feed(run):
     ).data
     expect_equal(removed.removed_ids, [run.bob], "removed_ids")
     expect_equal(feed.get_or_create(user_id=run.alice).data.feed.member_count, 1, "member_count after the removal")
-    expect_api_error(lambda: run.client.feeds.accept_feed_member_invite(club, room, user_id=run.bob), 404, 16)
+    expect_api_error(lambda: run.client.feeds.accept_feed_member_invite(club, room, user_id=run.bob), 409, 4)
