@@ -19,7 +19,7 @@ public struct PostgresMemberStore: MemberStore {
         let inputs = Dictionary(members.map { ($0.userID, $0) }, uniquingKeysWith: { _, last in last })
             .values.sorted { $0.userID < $1.userID }
         return try await client.transaction(logger: logger) { connection in
-            try await Self.lockOwnedFeed(feed, by: principal, on: connection, logger: logger)
+            try await OwnedFeedLock.take(feed, by: principal, to: "change its members", on: connection, logger: logger)
             let before = try await Self.members(of: feed, users: nil, on: connection, logger: logger)
             let existing = Dictionary(before.map { ($0.user.id, $0) }, uniquingKeysWith: { first, _ in first })
             var removed: [String] = []
@@ -94,20 +94,6 @@ public struct PostgresMemberStore: MemberStore {
         let more = members.count > query.page.limit
         if more { members.removeLast() }
         return MemberPage(members: members, next: more ? members.last.map(query.cursor(after:)) : nil)
-    }
-
-    /// Locks the feed's row for a change of its members, refusing anyone but its owner or the server.
-    static func lockOwnedFeed(_ feed: FeedID, by principal: Principal, on connection: PostgresConnection, logger: Logger)
-        async throws
-    {
-        let rows = try await connection.query(
-            "SELECT created_by FROM feeds WHERE fid = \(feed.description) FOR NO KEY UPDATE", logger: logger)
-        var owner: String?
-        for try await id in rows.decode(String.self) { owner = id }
-        guard let owner else { throw FeedsError.notFound("feed \(feed) does not exist") }
-        guard principal.mayModify(ownedBy: owner) else {
-            throw FeedsError.notAllowed("only \(owner), the owner of \(feed), or the server may change its members")
-        }
     }
 
     static let columns = """

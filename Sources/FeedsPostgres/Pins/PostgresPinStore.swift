@@ -16,7 +16,8 @@ public struct PostgresPinStore: PinStore {
         -> (pin: PinRecord, created: Bool)
     {
         try await client.transaction(logger: logger) { connection in
-            try await Self.lockFeed(feed, by: server ? nil : user, on: connection, logger: logger)
+            try await OwnedFeedLock.take(
+                feed, by: server ? .server : .user(user), to: "pin to it", on: connection, logger: logger)
             let inFeed = try await connection.query(
                 """
                 SELECT 1 FROM activity_feeds f JOIN activities a ON a.id = f.activity_id
@@ -46,7 +47,7 @@ public struct PostgresPinStore: PinStore {
 
     public func unpin(_ activityID: String, from feed: FeedID, by user: String?, logger: Logger) async throws -> PinRecord {
         try await client.transaction(logger: logger) { connection in
-            try await Self.lockFeed(feed, by: user, on: connection, logger: logger)
+            try await OwnedFeedLock.take(feed, by: user.map(Principal.user) ?? .server, to: "unpin", on: connection, logger: logger)
             guard let pinned = try await Self.records(feed, activityID: activityID, on: connection, logger: logger).first else {
                 throw FeedsError.notFound("activity \(activityID) is not pinned to \(feed)")
             }
@@ -69,18 +70,6 @@ public struct PostgresPinStore: PinStore {
         let more = pins.count > limit
         if more { pins.removeLast() }
         return (pins, more)
-    }
-
-    /// Locks the feed's row, refusing anyone but its owner (`user` nil: the server).
-    static func lockFeed(_ feed: FeedID, by user: String?, on connection: PostgresConnection, logger: Logger) async throws {
-        let rows = try await connection.query(
-            "SELECT created_by FROM feeds WHERE fid = \(feed.description) FOR NO KEY UPDATE", logger: logger)
-        var owner: String?
-        for try await id in rows.decode(String.self) { owner = id }
-        guard let owner else { throw FeedsError.notFound("feed \(feed) does not exist") }
-        if let user, user != owner {
-            throw FeedsError.notAllowed("only \(owner), the owner of \(feed), or the server may pin to it")
-        }
     }
 
     static let columns = "p.activity_id, p.created_at, p.updated_at, \(UserRow.columns(alias: "u"))"
