@@ -30,7 +30,7 @@ WITH new_user AS (
         updated_at = CASE WHEN activity_reactions.custom = EXCLUDED.custom THEN activity_reactions.updated_at ELSE now() END
     RETURNING type, custom::text, created_at, updated_at
 )
-SELECT stored.*, reactor.* FROM stored, reactor LIMIT 1;
+SELECT stored.*, reactor.* FROM stored LEFT JOIN reactor ON true LIMIT 1;
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
 a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at,
 COALESCE((

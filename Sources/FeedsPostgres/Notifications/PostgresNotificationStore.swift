@@ -19,7 +19,11 @@ public struct PostgresNotificationStore: NotificationStore {
     public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> AggregatedGroup? {
         let group = format.render(type: draft.type, targetID: draft.targetID, userID: draft.actorID, time: Date())
         // Most notifications are new: one statement writes one and counts it into its group.
-        var written = try await Self.insert(draft, group: group, logger: logger) { try await client.query($0, logger: logger) }
+        // A deadlock with a request taking the same cause back (it holds the group, and waits for
+        // this notification's row) rolls this statement back: it runs again.
+        var written = try await ConflictRetry.run(logger: logger) {
+            try await Self.insert(draft, group: group, logger: logger) { try await client.query($0, logger: logger) }
+        }
         if !written {
             // The same cause again (a like of a post liked before, or the same like at the same
             // moment): the old one is taken back and this one written, moving it to the group of now.

@@ -14,9 +14,9 @@ extension PostgresActivityStore {
         let query = ActivityQuery.one(activityID, viewer: principal, ownFieldsOf: userID)
         let made = try await ConflictRetry.run(logger: logger) {
             try await client.withConnection { connection -> (Reaction, Activity)? in
-                var stored: Reaction?
-                for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
-                guard let stored else { return nil }
+                guard let stored = try await Self.inserted(insert, userID: userID, on: connection, logger: logger) else {
+                    return nil
+                }
                 guard let activity = try await queryActivities(query, on: connection, logger: logger).activities.first else {
                     throw FeedsError.notFound("activity \(activityID) does not exist")
                 }
@@ -47,15 +47,30 @@ extension PostgresActivityStore {
         let insert = InsertReaction<CommentReactions>(
             objectID: commentID, activityID: comment.activityID, userID: userID, input: input, reader: principal.userID)
         let stored = try await client.committed(logger: logger) { connection in
-            var stored: Reaction?
-            for try await reaction in try await connection.execute(insert, logger: logger) { stored = reaction }
-            return stored
+            try await Self.inserted(insert, userID: userID, on: connection, logger: logger)
         }
         guard let stored else {
             _ = try await readableComment(commentID, principal: principal, logger: logger)
             throw ReactionInput.tooManyTypes
         }
         return (stored, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
+    }
+
+    /// Runs the insert; nil when it wrote nothing. A user another request created meanwhile is
+    /// read again on the same connection, whose next statement sees it.
+    static func inserted<Target: ReactionTable>(
+        _ insert: InsertReaction<Target>, userID: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Reaction? {
+        var stored: InsertReaction<Target>.Row?
+        for try await row in try await connection.execute(insert, logger: logger) { stored = row }
+        guard let (found, meanwhile) = stored else { return nil }
+        var reaction = found
+        if meanwhile {
+            let rows = try await connection.query(
+                "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = \(userID)", logger: logger)
+            if let user = try await UserRow.users(rows).first { reaction.user = user }
+        }
+        return reaction
     }
 
     public func deleteCommentReaction(

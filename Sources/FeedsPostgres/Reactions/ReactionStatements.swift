@@ -10,7 +10,9 @@ import PostgresNIO
 /// would grow every read of the object). The trigger
 /// on the reactions table keeps the object's counts. Prepared once per connection.
 struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
-    typealias Row = Reaction
+    /// The reaction, and whether its user was created by a concurrent request after this
+    /// statement's snapshot (its columns then come back null: the user is read again).
+    typealias Row = (reaction: Reaction, userCreatedMeanwhile: Bool)
 
     static var name: String { Target.insertName }
 
@@ -36,7 +38,7 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
                 updated_at = CASE WHEN \(Target.table).custom = EXCLUDED.custom THEN \(Target.table).updated_at ELSE now() END
             RETURNING type, custom::text, created_at, updated_at
         )
-        SELECT stored.*, reactor.* FROM stored, reactor LIMIT 1
+        SELECT stored.*, reactor.* FROM stored LEFT JOIN reactor ON true LIMIT 1
         """
     }
 
@@ -59,9 +61,17 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Reaction {
+    func decodeRow(_ row: PostgresRow) throws -> Row {
         var columns = RowReader(row)
-        return try ReactionRow.reaction(&columns, activityID: activityID, commentID: Target.isComment ? objectID : nil)
+        let type: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let created: Date = try columns.next(), updated: Date = try columns.next()
+        let id: String? = try columns.next()
+        let user = try id.map { try UserRow.user(id: $0, &columns) } ?? User(id: userID, createdAt: created, updatedAt: created)
+        let reaction = Reaction(
+            activityID: activityID, commentID: Target.isComment ? objectID : nil, type: type, user: user, custom: custom,
+            createdAt: created, updatedAt: updated)
+        return (reaction, id == nil)
     }
 }
 
