@@ -47,3 +47,17 @@ def follow_suggestions(run):
     assert f"user:{erin}" in found, f"user:{erin} not among bob's suggestions {found}"
     assert run.bob_feed not in found, "bob's own feed suggested to him"
     expect_equal(data.suggestions[0].reason, "popular", "the reason given")
+
+
+@step
+def own_capabilities_batch(run):
+    """The Swift SDK's call for feeds an event names (the Python SDK has no method for it: this goes
+    through the SDK's own transport, key and token)."""
+    run.client.feeds.feed("user", run.alice).get_or_create(user_id=run.alice)
+    reply = run.client.feeds.post(
+        "/api/v2/feeds/feeds/own_capabilities/batch",
+        json={"feeds": [run.alice_feed, "user:nobody-here"], "user_id": run.bob},
+    )
+    capabilities = reply.data["capabilities"] if isinstance(reply.data, dict) else reply.data.capabilities
+    expect_equal(sorted(capabilities), [run.alice_feed], "the feeds with capabilities")
+    assert "follow" in capabilities[run.alice_feed], f"bob's capabilities on alice's feed: {capabilities}"

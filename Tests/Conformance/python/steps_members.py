@@ -46,3 +46,16 @@ def members_of_a_members_feed(run):
     expect_equal(removed.removed_ids, [run.bob], "removed_ids")
     expect_equal(feed.get_or_create(user_id=run.alice).data.feed.member_count, 1, "member_count after the removal")
     expect_api_error(lambda: run.client.feeds.accept_feed_member_invite(club, room, user_id=run.bob), 409, 4)
+
+
+@step
+def member_invite_rejected(run):
+    room = f"room{run.suffix}"
+    dave = run.alice.replace("alice", "dave")
+    run.client.feeds.update_feed_members(
+        room, "club", operation="upsert", members=[FeedMemberRequest(user_id=dave, invite=True)]
+    )
+    rejected = run.client.feeds.reject_feed_member_invite(room, "club", user_id=dave).data
+    check_decoded(rejected)
+    expect_equal((rejected.member.user.id, rejected.member.status), (dave, "rejected"), "the invite rejected")
+    assert rejected.member.invite_rejected_at is not None, "invite_rejected_at of a rejected invite"
