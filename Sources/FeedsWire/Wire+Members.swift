@@ -18,12 +18,23 @@ extension Wire {
 }
 
 extension Wire {
-    /// Members where a hand-written reply carries them (GetOrCreateFeed's `members`): the
-    /// generated encoder's bytes of `feedMember`, so the shape has one definition.
+    /// Members where a hand-written reply carries them (GetOrCreateFeed's `members`).
     package static func encoded(_ members: [FeedMember]) throws -> [UInt8] {
-        guard !members.isEmpty else { return Array("[]".utf8) }  // most feeds: no encoder for them
+        try encodedArray(try members.map(feedMember))
+    }
+
+    /// An array of generated values as their encoder writes it, for a hand-written reply that
+    /// embeds them, so each shape has one definition. Empty (most feeds) needs no encoder.
+    static func encodedArray<Value: Encodable>(_ values: [Value]) throws -> [UInt8] {
+        guard !values.isEmpty else { return Array("[]".utf8) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Array(try encoder.encode(try members.map(feedMember)))
+        return Array(try encoder.encode(values))
+    }
+
+    /// The viewer's `own_capabilities` on a feed, as the generated enum spells them.
+    package static func ownCapabilities(_ viewer: Principal, on feed: Feed) -> [Components.Schemas.FeedOwnCapability] {
+        FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
+            .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:))
     }
 }

@@ -12,11 +12,8 @@ extension Wire {
             feed: pin.feed.description, updatedAt: WireTime.nanoseconds(pin.updatedAt), user: try user(pin.user))
     }
 
-    /// Pins where a hand-written reply carries them: the generated encoder's bytes of `pin`.
+    /// Pins where a hand-written reply carries them (GetOrCreateFeed's `pinned_activities`).
     package static func encoded(_ pins: [ActivityPin], urls: AttachmentURLs) throws -> [UInt8] {
-        guard !pins.isEmpty else { return Array("[]".utf8) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Array(try encoder.encode(try pins.map { try pin($0, urls: urls) }))
+        try encodedArray(try pins.map { try pin($0, urls: urls) })
     }
 }

@@ -116,8 +116,7 @@ extension Wire {
             id: feed.id.id,
             memberCount: Int32(clamping: feed.memberCount),
             name: feed.name,
-            ownCapabilities: FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
-                .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:)),
+            ownCapabilities: ownCapabilities(viewer, on: feed),
             pinCount: Int32(clamping: feed.pinCount),
             updatedAt: WireTime.nanoseconds(feed.updatedAt),
             visibility: .init(rawValue: feed.visibility.rawValue)

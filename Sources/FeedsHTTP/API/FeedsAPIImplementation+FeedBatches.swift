@@ -46,13 +46,7 @@ extension FeedsAPIImplementation {
         let ids = try Set(body.feeds.map { try FeedID($0, field: "feeds") })
         let viewer = try request.viewer(named: body.userId)
         let feeds = try await store.feeds(Array(ids), readableBy: viewer.userID, logger: request.logger)
-        let capabilities = feeds.map { feed in
-            (
-                feed.id.description,
-                FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
-                    .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:))
-            )
-        }
+        let capabilities = feeds.map { ($0.id.description, Wire.ownCapabilities(viewer, on: $0)) }
         return .created(
             .init(
                 body: .json(
@@ -66,8 +60,10 @@ extension FeedsAPIImplementation {
         -> Operations.GetFollowSuggestions.Output
     {
         let request = try request
-        let group = try FeedID(group: input.path.feedGroupId, id: "x", field: "feed_group_id").group
-        try await feedGroups.require([try FeedID(group: group, id: "x")], field: "feed_group_id", logger: request.logger)
+        // Any feed of the group stands for it in the checks.
+        let anyFeed = try FeedID(group: input.path.feedGroupId, id: "x", field: "feed_group_id")
+        try await feedGroups.require([anyFeed], field: "feed_group_id", logger: request.logger)
+        let group = anyFeed.group
         let user = try request.actingUser(input.query.userId)
         let limit = Int(input.query.limit ?? 10)
         guard (0...100).contains(limit) else { throw FeedsError.input("limit is 0 to 100", field: "limit") }

@@ -76,12 +76,10 @@ extension FeedsAPIImplementation {
         // Feeds the viewer may not read are left out as missing ones are: the reply says nothing of them.
         let feeds = try await store.feeds(Array(ids), readableBy: viewer.userID, logger: request.logger)
         let data = feeds.map { feed in
-            let capabilities = FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
-            return (
+            (
                 feed.id.description,
                 Components.Schemas.FeedOwnData(
-                    ownCapabilities: fields.contains("own_capabilities")
-                        ? capabilities.compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:)) : nil,
+                    ownCapabilities: fields.contains("own_capabilities") ? Wire.ownCapabilities(viewer, on: feed) : nil,
                     ownFollowings: fields.contains("own_followings") ? [] : nil,
                     ownFollows: fields.contains("own_follows") ? [] : nil)
             )

@@ -88,13 +88,10 @@ extension FeedsAPIImplementation {
         async let followers = list(followersQuery, request: request)
         async let following = list(followingQuery, request: request)
         // The members, when it has any (the count spares the query).
-        var memberQuery = MemberQuery(feed: feedID, limit: Int(body.memberPagination?.limit ?? 10))
-        memberQuery.statuses = [.member]
-        if let next = body.memberPagination?.next {
-            memberQuery = try MemberQuery(
-                feed: feedID, filter: ["status": .string("member")], sort: [], limit: memberQuery.page.limit, next: next,
-                prev: nil, field: "member_pagination.")
-        }
+        let memberQuery = try MemberQuery(
+            feed: feedID, filter: ["status": .string("member")], sort: [],
+            limit: Int(body.memberPagination?.limit ?? 10), next: body.memberPagination?.next, prev: nil,
+            field: "member_pagination.")
         let (hasMembers, membersQuery, hasPins) = (feed.memberCount > 0, memberQuery, feed.pinCount > 0)
         async let members =
             hasMembers ? memberStore.queryMembers(membersQuery, logger: request.logger) : MemberPage(members: [], next: nil)
