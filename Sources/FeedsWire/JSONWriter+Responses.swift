@@ -15,12 +15,16 @@ extension JSONWriter {
         typealias Response = Components.Schemas.ActivityResponse
         let engagement = activity.engagement
         object { json in
+            // What Feeds keeps empty or zero, in one write.
+            json.constantFields(
+                """
+                "collections":{},"comments":[],"filter_tags":[],"hidden":false,"interest_tags":[],"mentioned_users":[],\
+                "popularity":0,"preview":false,"score":0,"search_data":{},"share_count":0
+                """)
             json.key("attachments")
             json.array(activity.attachments) { $0.attachment(urls.wire($1)) }
             json.field("bookmark_count", engagement.bookmarkCount)
-            json.emptyObject("collections")
             json.field("comment_count", engagement.commentCount)
-            json.emptyArray("comments")
             json.field("created_at", activity.createdAt)
             json.key("custom")
             json.object(activity.custom)
@@ -29,17 +33,13 @@ extension JSONWriter {
             json.field("expires_at", activity.expiresAt)
             json.key("feeds")
             json.strings(activity.feeds)
-            json.emptyArray("filter_tags")
-            json.field("hidden", false)
             json.field("id", activity.id)
-            json.emptyArray("interest_tags")
             if let watched = activity.isWatched { json.field("is_watched", watched) }
             json.key("latest_reactions")
             json.array(engagement.latestReactions) { $0.reaction($1, users: &users) }
-            json.emptyArray("mentioned_users")
             if let context = activity.notificationContext {
                 json.key("notification_context")
-                json.object(context)
+                json.raw(context.text)
             }
             json.key("own_bookmarks")
             json.array(bookmarked ? [] : engagement.ownBookmarks) { json, bookmark in
@@ -47,8 +47,6 @@ extension JSONWriter {
             }
             json.key("own_reactions")
             json.array(engagement.ownReactions) { $0.reaction($1, users: &users) }
-            json.field("popularity", 0)
-            json.field("preview", false)
             json.field("reaction_count", engagement.reactionCount)
             json.key("reaction_groups")
             json.object { json in
@@ -63,9 +61,6 @@ extension JSONWriter {
             }
             json.field(
                 "restrict_replies", (Response.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue)
-            json.field("score", 0)
-            json.emptyObject("search_data")
-            json.field("share_count", 0)
             json.field("text", activity.text)
             json.field("type", activity.type)
             json.field("updated_at", activity.updatedAt)

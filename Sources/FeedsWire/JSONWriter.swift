@@ -42,6 +42,19 @@ package struct JSONWriter {
         empty = false
     }
 
+    /// An array's elements lent, not copied: an activity is two dozen references to retain and
+    /// release, and a notification page writes 250 of them.
+    package mutating func array<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) throws -> Void) rethrows {
+        buffer.writeInteger(UInt8(ascii: "["))
+        empty = true
+        for index in elements.indices {
+            separate()
+            try write(&self, elements[index])
+        }
+        buffer.writeInteger(UInt8(ascii: "]"))
+        empty = false
+    }
+
     /// `"name":`; names are our own literals, which need no escaping. One write into the buffer,
     /// comma included: keys are a third of a page's bytes.
     package mutating func key(_ name: StaticString) {
@@ -108,8 +121,44 @@ package struct JSONWriter {
         empty = false
     }
 
+    /// JSON text written elsewhere (the database's), as it is.
+    package mutating func raw(_ text: String) {
+        buffer.writeString(text)
+        empty = false
+    }
+
     package mutating func number(_ value: Int) {
-        buffer.writeString(String(value))
+        integer(Int64(value))
+    }
+
+    /// Decimal digits written in place, without a `String` for each count and time.
+    private mutating func integer(_ value: Int64) {
+        if value >= 0, value < 10 {
+            buffer.writeInteger(UInt8(ascii: "0") &+ UInt8(value))
+            return
+        }
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 20) { output in
+            var magnitude = value.magnitude
+            var digits = 0
+            repeat {
+                digits += 1
+                magnitude /= 10
+            } while magnitude > 0
+            let sign = value < 0 ? 1 : 0
+            if sign == 1 { output[0] = UInt8(ascii: "-") }
+            magnitude = value.magnitude
+            for at in stride(from: sign + digits - 1, through: sign, by: -1) {
+                output[at] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            return sign + digits
+        }
+    }
+
+    /// Fields whose values never change, written as one run: `"a":[],"b":0`.
+    package mutating func constantFields(_ run: StaticString) {
+        separate()
+        buffer.writeStaticString(run)
     }
 
     package mutating func bool(_ value: Bool) {
@@ -118,7 +167,7 @@ package struct JSONWriter {
 
     /// A time as Stream sends it: an integer of nanoseconds since 1970 (`WireTime`).
     package mutating func date(_ value: Date) {
-        buffer.writeString(String(WireTime.nanoseconds(value)))
+        integer(WireTime.nanoseconds(value))
     }
 
     /// Custom data and attachment payloads, as `JSONValue.text` writes them for PostgreSQL.

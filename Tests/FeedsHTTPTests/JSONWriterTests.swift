@@ -37,6 +37,14 @@ import Testing
         }
     }
 
+    @Test func integersAreWrittenInDecimal() throws {
+        for number in [0, 7, 9, 10, 11, -1, -9, -10, 99, 100, 12_345, Int(Int32.max), Int.max, Int.min, Int.min + 1] {
+            var writer = JSONWriter()
+            writer.number(number)
+            #expect(String(buffer: writer.buffer) == String(number))
+        }
+    }
+
     @Test func activitiesAreWrittenAsTheGeneratedTypesEncodeThem() throws {
         let pipeline = try Self.pipeline()
         var users: [String: [UInt8]] = [:]

@@ -48,5 +48,24 @@ import Testing
         #expect(statements.map(words) == [words(insert), words(read)])
     }
 
+    /// The notification page's two statements: its groups with their notifications, and the status.
+    @Test func thePgbenchNotificationPageIsTheServersStatements() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("bench/pgbench/read-bell.sql"), encoding: .utf8)
+        let statements = script.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("\\") }
+            .joined(separator: "\n").split(separator: ";").map(String.init).filter { !words($0).isEmpty }
+        let feed = #"E'notification\x3abell-' || :b::text"#
+        // The first page of 25 (no cursor), 10 notifications a group.
+        let page = PostgresNotificationStore.pageSQL.replacingOccurrences(of: "$1", with: feed)
+            .replacingOccurrences(of: "$2", with: "true").replacingOccurrences(of: "$3", with: "0")
+            .replacingOccurrences(of: "$4", with: "''").replacingOccurrences(of: "$5", with: "25")
+            .replacingOccurrences(of: "$6", with: "10")
+        let status = PostgresNotificationStore.statusSQL.replacingOccurrences(of: "$1", with: feed)
+            .replacingOccurrences(of: "$2", with: "\(NotificationStatus.listedGroups)")
+        #expect(PostgresNotificationStore.listed == 10)
+        #expect(statements.map(words) == [words(page), words(status)])
+    }
+
     func words(_ text: String) -> [Substring] { text.split(whereSeparator: \.isWhitespace) }
 }

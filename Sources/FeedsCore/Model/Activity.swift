@@ -25,7 +25,7 @@ public struct Activity: Sendable, Hashable {
     /// Reaction, bookmark and comment counts, and the reader's own reactions and bookmarks.
     public var engagement: ActivityEngagement
     /// A notification's `notification_context` (its target and trigger); nil for other activities.
-    public var notificationContext: JSONObject?
+    public var notificationContext: JSONObjectText?
     /// When it vanishes from every read (nil: never).
     public var expiresAt: Date?
     /// Whether the reader watched it (a story); nil where the feed's group tracks no watching.

@@ -6,21 +6,48 @@ import PostgresNIO
 extension PostgresNotificationStore {
     public func page(feed: String, limit: Int, next: String?, logger: Logger) async throws -> NotificationPage {
         let after = try next.map(Self.cursor)
-        let rows = try await client.query(
-            """
-            SELECT grp, (extract(epoch FROM updated_at) * 1000000)::int8 FROM notification_groups
-            WHERE feed = \(feed) AND (\(after == nil) OR (updated_at, grp)
-                < (timestamptz 'epoch' + \(after?.micros ?? 0) * interval '1 microsecond', \(after?.group ?? "")))
-            ORDER BY updated_at DESC, grp DESC LIMIT \(limit + 1)
-            """, logger: logger)
-        var listed: [(group: String, micros: Int64)] = []
-        for try await (name, micros) in rows.decode((String, Int64).self) { listed.append((name, micros)) }
-        let shown = listed.prefix(limit)
+        var binds = PostgresBindings()
+        binds.append(feed)
+        binds.append(after == nil)
+        binds.append(after?.micros ?? 0)
+        binds.append(after?.group ?? "")
+        binds.append(limit)
+        binds.append(Self.listed)
         async let status = status(feed: feed, logger: logger)
-        let groups = try await groups(feed: feed, shown.map(\.group), logger: logger)
-        let next = listed.count > limit ? shown.last.map { Self.token(micros: $0.micros, group: $0.group) } : nil
-        return NotificationPage(groups: groups, status: try await status, next: next)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: binds), logger: logger)
+        let listed = try await Self.groups(feed: feed, rows)
+        let shown = listed.prefix(limit)
+        let next = listed.count > limit ? shown.last.map { Self.token(micros: $0.micros, group: $0.group.group) } : nil
+        return NotificationPage(groups: shown.map(\.group), status: try await status, next: next)
     }
+
+    /// What a group's rows carry, in `groups(feed:_:)`'s order: the group, whether it is read and
+    /// seen, then each of its newest notifications with its user.
+    private static let groupColumns = """
+        g.grp, g.activity_count, g.user_count, g.created_at, g.updated_at, (extract(epoch FROM g.updated_at) * 1000000)::int8,
+            g.updated_at <= COALESCE(s.last_read_at, '-infinity') OR COALESCE(g.read_at >= g.updated_at, false),
+            g.updated_at <= COALESCE(s.last_seen_at, '-infinity') OR COALESCE(g.seen_at >= g.updated_at, false),
+            n.id, n.type, n.context::text, n.custom::text, n.created_at, \(UserRow.columns(alias: "u"))
+        """
+
+    /// A page in one statement: the groups after the cursor ($2: none; $3, $4: the last group's
+    /// time and name), newest first, each with its newest $6 notifications. One group past the page,
+    /// with one notification, tells whether there is a next. `bench/pgbench/read-bell.sql` runs it.
+    static let pageSQL = """
+        SELECT \(groupColumns)
+        FROM (
+            SELECT *, row_number() OVER (ORDER BY updated_at DESC, grp DESC) AS position FROM notification_groups
+            WHERE feed = $1 AND ($2 OR (updated_at, grp) < (timestamptz 'epoch' + $3 * interval '1 microsecond', $4))
+            ORDER BY updated_at DESC, grp DESC LIMIT $5 + 1
+        ) g
+        LEFT JOIN notification_status s ON s.feed = g.feed
+        CROSS JOIN LATERAL (
+            SELECT * FROM notifications n WHERE n.feed = g.feed AND n.grp = g.grp
+            ORDER BY n.created_at DESC, n.id DESC LIMIT CASE WHEN g.position <= $5 THEN $6 ELSE 1 END
+        ) n
+        JOIN users u ON u.id = n.user_id
+        ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC
+        """
 
     public func status(feed: String, logger: Logger) async throws -> NotificationStatus {
         try await Self.status(feed: feed, logger: logger) { try await client.query($0, logger: logger) }
@@ -51,30 +78,35 @@ extension PostgresNotificationStore {
         }
     }
 
-    /// The counts walk only the groups updated since the watermark: marking all read keeps them short.
+    /// The counts walk only the groups updated since the watermark: marking all read keeps them
+    /// short. $1 is the feed; $2 how many read and seen groups are named.
+    static let statusSQL = """
+        WITH s AS (
+            SELECT (SELECT last_read_at FROM notification_status WHERE feed = $1) AS read_mark,
+                   (SELECT last_seen_at FROM notification_status WHERE feed = $1) AS seen_mark
+        )
+        SELECT
+            (SELECT count(*)::int FROM notification_groups g WHERE g.feed = $1
+                AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND (g.read_at IS NULL OR g.read_at < g.updated_at)),
+            (SELECT count(*)::int FROM notification_groups g WHERE g.feed = $1
+                AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
+            s.read_mark, s.seen_mark,
+            ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = $1 AND g.read_at IS NOT NULL
+                AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND g.read_at >= g.updated_at
+                ORDER BY g.updated_at DESC LIMIT $2),
+            ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = $1 AND g.seen_at IS NOT NULL
+                AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
+                ORDER BY g.updated_at DESC LIMIT $2)
+        FROM s
+        """
+
     static func status(
         feed: String, logger: Logger, _ run: (PostgresQuery) async throws -> PostgresRowSequence
     ) async throws -> NotificationStatus {
-        let rows = try await run(
-            """
-            WITH s AS (
-                SELECT (SELECT last_read_at FROM notification_status WHERE feed = \(feed)) AS read_mark,
-                       (SELECT last_seen_at FROM notification_status WHERE feed = \(feed)) AS seen_mark
-            )
-            SELECT
-                (SELECT count(*)::int FROM notification_groups g WHERE g.feed = \(feed)
-                    AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND (g.read_at IS NULL OR g.read_at < g.updated_at)),
-                (SELECT count(*)::int FROM notification_groups g WHERE g.feed = \(feed)
-                    AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
-                s.read_mark, s.seen_mark,
-                ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed) AND g.read_at IS NOT NULL
-                    AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND g.read_at >= g.updated_at
-                    ORDER BY g.updated_at DESC LIMIT \(NotificationStatus.listedGroups)),
-                ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed) AND g.seen_at IS NOT NULL
-                    AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
-                    ORDER BY g.updated_at DESC LIMIT \(NotificationStatus.listedGroups))
-            FROM s
-            """)
+        var binds = PostgresBindings()
+        binds.append(feed)
+        binds.append(NotificationStatus.listedGroups)
+        let rows = try await run(PostgresQuery(unsafeSQL: statusSQL, binds: binds))
         for try await (unread, unseen, read, seen, readGroups, seenGroups) in rows.decode(
             (Int, Int, Date?, Date?, [String], [String]).self)
         {
@@ -93,10 +125,7 @@ extension PostgresNotificationStore {
         guard !names.isEmpty else { return [] }
         let rows = try await client.query(
             """
-            SELECT g.grp, g.activity_count, g.user_count, g.created_at, g.updated_at,
-                g.updated_at <= COALESCE(s.last_read_at, '-infinity') OR COALESCE(g.read_at >= g.updated_at, false),
-                g.updated_at <= COALESCE(s.last_seen_at, '-infinity') OR COALESCE(g.seen_at >= g.updated_at, false),
-                n.id, n.type, n.context::text, n.custom::text, n.created_at, \(unescaped: UserRow.columns(alias: "u"))
+            SELECT \(unescaped: Self.groupColumns)
             FROM notification_groups g
             LEFT JOIN notification_status s ON s.feed = g.feed
             CROSS JOIN LATERAL (
@@ -108,35 +137,49 @@ extension PostgresNotificationStore {
                 SELECT 1 FROM activities a WHERE a.id = \(activityID ?? "") AND \(unescaped: ActivityLive.predicate("a"))))
             ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC
             """, logger: logger)
-        var found: [String: AggregatedGroup] = [:]
-        for try await row in rows {
-            var columns = RowReader(row)
-            let name: String = try columns.next()
-            let counts: (Int, Int) = (try columns.next(), try columns.next())
-            let times: (Date, Date) = (try columns.next(), try columns.next())
-            let marks: (Bool, Bool) = (try columns.next(), try columns.next())
-            var group =
-                found[name]
-                ?? AggregatedGroup(
-                    group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
-                    updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
-            group.activities.append(try Self.activity(feed: feed, &columns))
-            found[name] = group
-        }
+        let found = Dictionary(try await Self.groups(feed: feed, rows).map { ($0.group.group, $0.group) }) { first, _ in first }
         return names.compactMap { found[$0] }
     }
 
-    /// A notification as the activity Stream shows it in its group.
-    static func activity(feed: String, _ columns: inout RowReader) throws -> Activity {
-        let id: String = try columns.next(), type: String = try columns.next()
-        let context = try JSONText.object(try columns.next()), custom = try JSONText.object(try columns.next())
-        let created: Date = try columns.next()
-        var activity = Activity(
-            id: id, type: type, user: try UserRow.user(&columns), text: nil, feeds: [feed], visibility: .private,
-            visibilityTag: nil, restrictReplies: "everyone", custom: custom, attachments: [], createdAt: created,
-            updatedAt: created, editedAt: nil, deletedAt: nil)
-        activity.notificationContext = context
-        return activity
+    /// Rows of `groupColumns`, a group's rows together, into groups (with their times in
+    /// microseconds, for cursors) in the order they came. A user who comes again is read once.
+    static func groups(feed: String, _ rows: PostgresRowSequence) async throws -> [(group: AggregatedGroup, micros: Int64)] {
+        var groups: [(group: AggregatedGroup, micros: Int64)] = []
+        var users: [String: User] = [:]
+        let feeds = [feed]  // one array for every notification
+        for try await row in rows {
+            var columns = RowReader(row)
+            let name: String = try columns.next()
+            if groups.last?.group.group != name {
+                let counts: (Int, Int) = (try columns.next(), try columns.next())
+                let times: (Date, Date, Int64) = (try columns.next(), try columns.next(), try columns.next())
+                let marks: (Bool, Bool) = (try columns.next(), try columns.next())
+                let group = AggregatedGroup(
+                    group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
+                    updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
+                groups.append((group, times.2))
+            } else {
+                columns.skip(7)
+            }
+            let id: String = try columns.next(), type: String = try columns.next()
+            let context = JSONObjectText(trusted: try columns.next()), custom = try JSONText.object(try columns.next())
+            let created: Date = try columns.next()
+            let userID: String = try columns.next()
+            let user: User
+            if let known = users[userID] {
+                user = known
+            } else {
+                user = try UserRow.user(id: userID, &columns)
+                users[userID] = user
+            }
+            var activity = Activity(
+                id: id, type: type, user: user, text: nil, feeds: feeds, visibility: .private, visibilityTag: nil,
+                restrictReplies: "everyone", custom: custom, attachments: [], createdAt: created, updatedAt: created,
+                editedAt: nil, deletedAt: nil)
+            activity.notificationContext = context
+            groups[groups.count - 1].group.activities.append(activity)
+        }
+        return groups
     }
 
     static func token(micros: Int64, group: String) -> String {

@@ -15,4 +15,9 @@ struct RowReader {
         guard let cell = cells.next() else { throw FeedsError(.internal, "a row has fewer columns than its reader reads") }
         return try cell.decode(Value.self)
     }
+
+    /// Passes over `count` columns without decoding them.
+    mutating func skip(_ count: Int) {
+        for _ in 0..<count { _ = cells.next() }
+    }
 }
