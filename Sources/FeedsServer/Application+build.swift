@@ -82,7 +82,7 @@ public func buildApplication(
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
         notifications: notifications, feedGroups: PostgresFeedGroupStore(client: client),
         watches: PostgresWatchStore(client: client), members: PostgresMemberStore(client: client),
-        pins: PostgresPinStore(client: client), probe: probe,
+        pins: PostgresPinStore(client: client), polls: PostgresPollStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout)
     let router = try http.router()

@@ -47,6 +47,11 @@ extension JSONWriter {
             }
             json.key("own_reactions")
             json.array(engagement.ownReactions) { $0.reaction($1, users: &users) }
+            // A poll, where an activity carries one, as its generated type encodes it.
+            if let poll = activity.poll, let bytes = try? Wire.encoded(poll) {
+                json.key("poll")
+                json.raw(bytes)
+            }
             json.field("reaction_count", engagement.reactionCount)
             json.key("reaction_groups")
             json.object { json in

@@ -37,6 +37,7 @@ package enum Wire {
             mentionedUsers: [],
             ownBookmarks: ownBookmarks,
             ownReactions: try engagement.ownReactions.map(reaction),
+            poll: try activity.poll.map(poll),
             popularity: 0,
             preview: false,
             reactionCount: Int32(clamping: engagement.reactionCount),

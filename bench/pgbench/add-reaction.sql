@@ -32,7 +32,7 @@ WITH new_user AS (
 )
 SELECT stored.*, reactor.* FROM stored LEFT JOIN reactor ON true LIMIT 1;
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at,
+a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
 COALESCE((
     SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
     FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key

@@ -5,7 +5,7 @@
 -- (pgbench would take the colon of 'user:' for a variable, hence E'user\x3a…'.)
 \set u random(0, 99)
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at,
+a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
 COALESCE((
     SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
     FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key

@@ -14,6 +14,8 @@ public struct ActivityDraft: Sendable, Hashable {
     public var attachments: [StoredAttachment]
     /// When it vanishes (a story's 24 hours): every read leaves it out from then on.
     public var expiresAt: Date?
+    /// The poll it carries (AddActivity's `poll_id`), checked by the caller.
+    public var pollID: String?
 
     /// Validates the raw fields of AddActivity / UpdateActivity.
     public init(

@@ -30,6 +30,9 @@ public struct Activity: Sendable, Hashable {
     public var expiresAt: Date?
     /// Whether the reader watched it (a story); nil where the feed's group tracks no watching.
     public var isWatched: Bool?
+    /// The poll it carries, and that poll as its reader sees it (filled in by the reads).
+    public var pollID: String?
+    public var poll: Poll?
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,

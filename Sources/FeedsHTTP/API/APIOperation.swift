@@ -88,6 +88,19 @@ struct APIOperation: Sendable {
         .init(.post, "/api/v2/feeds/comments/{id}/reactions/query", "QueryCommentReactions", .read),
         .init(.delete, "/api/v2/feeds/comments/{id}/reactions/{type}", "DeleteCommentReaction", .write),
         .init(.post, "/api/v2/feeds/comments/query", "QueryComments", .read),
+        .init(.post, "/api/v2/feeds/activities/{id}/polls/{poll_id}/vote", "CastPollVote", .write),
+        .init(.delete, "/api/v2/feeds/activities/{id}/polls/{poll_id}/vote/{vote_id}", "DeletePollVote", .write),
+        .init(.post, "/api/v2/polls", "CreatePoll", .write),
+        .init(.put, "/api/v2/polls", "UpdatePoll", .write),
+        .init(.post, "/api/v2/polls/query", "QueryPolls", .read),
+        .init(.get, "/api/v2/polls/{poll_id}", "GetPoll", .read),
+        .init(.patch, "/api/v2/polls/{poll_id}", "UpdatePollPartial", .write),
+        .init(.delete, "/api/v2/polls/{poll_id}", "DeletePoll", .write),
+        .init(.post, "/api/v2/polls/{poll_id}/options", "CreatePollOption", .write),
+        .init(.put, "/api/v2/polls/{poll_id}/options", "UpdatePollOption", .write),
+        .init(.get, "/api/v2/polls/{poll_id}/options/{option_id}", "GetPollOption", .read),
+        .init(.delete, "/api/v2/polls/{poll_id}/options/{option_id}", "DeletePollOption", .write),
+        .init(.post, "/api/v2/polls/{poll_id}/votes", "QueryPollVotes", .read),
     ]
 
     /// The operation a request is for: its method and the template its path matches, literal

@@ -110,15 +110,21 @@ extension FeedsAPIImplementation {
             attachments: given
         )
         draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
+        if let pollID = body.pollId {
+            draft.pollID = try await polls.attachable(pollID, to: userID, principal: request.principal, logger: request.logger)
+        }
         try await feedGroups.require(draft.feeds, logger: request.logger)
         let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
         draft.attachments += stored.map(\.attachment)
-        let activity: Activity
+        var activity: Activity
         do {
             activity = try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
         } catch {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
+        }
+        if let pollID = activity.pollID {
+            activity.poll = try await polls.poll(pollID, viewer: request.principal, reader: userID, logger: request.logger)
         }
         events.activity("feeds.activity.added", activity, actor: activity.user)
         if body.createNotificationActivity == true {

@@ -20,6 +20,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let watches: any WatchStore
     let memberStore: any MemberStore
     let pinStore: any PinStore
+    let pollStore: any PollStore
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)
@@ -38,6 +39,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     var events: Events<Store> { Events(realtime: realtime, urls: uploads.urls, store: store) }
     var stories: Stories<Store> { Stories(watches: watches, store: store, events: events) }
     var pins: Pins<Store> { Pins(pins: pinStore, store: store, events: events) }
+    var polls: Polls<Store> { Polls(polls: pollStore, store: store, events: events) }
     var notifier: Notifier<Store> {
         Notifier(notifications: notifications, store: store, events: events, format: feedGroups.current.notificationFormat)
     }

@@ -29,6 +29,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var watches: any WatchStore
     package var members: any MemberStore
     package var pins: any PinStore
+    package var polls: any PollStore
     package var probe: any DatabaseHealth
     /// The migrations the database has not applied yet, for `/readyz`.
     package var pendingMigrations: @Sendable (Logger) async throws -> [String]
@@ -44,15 +45,15 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         store: Store, uploads: UploadPipeline, idempotency: any IdempotencyStore, settingsStore: any AppSettingsStore,
         realtime: Realtime, realtimeEndpoint: RealtimeEndpoint<Store>, authenticator: Authenticator, rateLimiter: RateLimiter,
         notifications: any NotificationStore, feedGroups: any FeedGroupStore, watches: any WatchStore,
-        members: any MemberStore, pins: any PinStore,
+        members: any MemberStore, pins: any PinStore, polls: any PollStore,
         probe: any DatabaseHealth, pendingMigrations: @escaping @Sendable (Logger) async throws -> [String], backend: CDNBackend,
         hot: HotObjects, requestTimeout: Duration
     ) {
         (self.store, self.uploads, self.idempotency, self.settingsStore) = (store, uploads, idempotency, settingsStore)
         (self.realtime, self.realtimeEndpoint, self.authenticator, self.rateLimiter) =
             (realtime, realtimeEndpoint, authenticator, rateLimiter)
-        (self.notifications, self.feedGroups, self.watches, self.members, self.pins) =
-            (notifications, feedGroups, watches, members, pins)
+        (self.notifications, self.feedGroups, self.watches, self.members, self.pins, self.polls) =
+            (notifications, feedGroups, watches, members, pins, polls)
         (self.probe, self.pendingMigrations, self.backend, self.hot, self.requestTimeout) =
             (probe, pendingMigrations, backend, hot, requestTimeout)
         _ = PrometheusMetrics.registry
@@ -86,7 +87,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             store: store, uploads: uploads, idempotency: Idempotency(store: idempotency), settingsStore: settingsStore,
             realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
             feedGroups: FeedGroupService(store: feedGroups, settings: uploads.settings), watches: watches,
-            memberStore: members, pinStore: pins, deadline: requestTimeout)
+            memberStore: members, pinStore: pins, pollStore: polls, deadline: requestTimeout)
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(

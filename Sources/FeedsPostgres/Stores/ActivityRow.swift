@@ -11,7 +11,7 @@ enum ActivityRow {
     static func columns(own: String?) -> String {
         """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-        a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at,
+        a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
         COALESCE((
             SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
             FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
@@ -51,16 +51,17 @@ enum ActivityRow {
         let custom = try JSONText.object(try columns.next())
         let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
         let editedAt: Date? = try columns.next(), deletedAt: Date? = try columns.next()
-        let expiresAt: Date? = try columns.next()
+        let expiresAt: Date? = try columns.next(), pollID: String? = try columns.next()
         let attachments = try attachments(try columns.next())
         let user = try UserRow.user(&columns)
         let engagement = try EngagementColumns.decode(&columns, activityID: id)
-        let activity = Activity(
+        var activity = Activity(
             id: id, type: type, user: user, text: text, feeds: feeds, visibility: Visibility(rawValue: visibility) ?? .public,
             visibilityTag: visibilityTag, restrictReplies: restrictReplies, custom: custom, attachments: attachments,
             createdAt: createdAt, updatedAt: updatedAt, editedAt: editedAt, deletedAt: deletedAt, engagement: engagement,
             expiresAt: expiresAt
         )
+        activity.pollID = pollID
         return Decoded(activity: activity, micros: try columns.next())
     }
 }

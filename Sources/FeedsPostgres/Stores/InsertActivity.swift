@@ -24,8 +24,8 @@ struct InsertActivity: PostgresPreparedStatement {
             SELECT \(UserRow.columns) FROM new_user
             UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $3
         ), a AS (
-            INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at)
-            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $17
+            INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at, poll_id)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $17, $18
             WHERE $15::text IS NULL OR (NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
                 AND (SELECT count(*) FROM feeds WHERE fid = ANY($16)) = cardinality($16::text[]))
             RETURNING id, created_at, updated_at
@@ -62,7 +62,7 @@ struct InsertActivity: PostgresPreparedStatement {
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 17)
+        var bindings = PostgresBindings(capacity: 18)
         bindings.append(draft.id)
         bindings.append(draft.type)
         bindings.append(draft.userID)
@@ -80,6 +80,7 @@ struct InsertActivity: PostgresPreparedStatement {
         bindings.append(poster)
         bindings.append(mustExist)
         bindings.append(draft.expiresAt)
+        bindings.append(draft.pollID)
         return bindings
     }
 

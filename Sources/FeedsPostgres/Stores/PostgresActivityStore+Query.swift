@@ -12,7 +12,7 @@ extension PostgresActivityStore {
         } else {
             for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
-        return Self.page(decoded, query)
+        return try await withPolls(Self.page(decoded, query), query, logger: logger)
     }
 
     /// The same read on `connection`: after a write on it, the read is also the proof that the
@@ -25,7 +25,21 @@ extension PostgresActivityStore {
         } else {
             for try await row in try await connection.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
-        return Self.page(decoded, query)
+        return try await withPolls(Self.page(decoded, query), query, logger: logger)
+    }
+
+    /// The polls the page's activities carry, as the query's reader sees them: one read for all
+    /// of them, none when no activity has one.
+    private func withPolls(_ page: ActivityPage, _ query: ActivityQuery, logger: Logger) async throws -> ActivityPage {
+        let ids = page.activities.compactMap(\.pollID)
+        guard !ids.isEmpty else { return page }
+        let polls = try await PostgresPollStore(client: client).polls(
+            ids, viewer: query.viewer, reader: query.ownFieldsOf ?? query.viewer.userID, logger: logger)
+        var page = page
+        for index in page.activities.indices {
+            if let id = page.activities[index].pollID { page.activities[index].poll = polls[id] }
+        }
+        return page
     }
 
     private static func page(_ rows: [ActivityRow.Decoded], _ query: ActivityQuery) -> ActivityPage {

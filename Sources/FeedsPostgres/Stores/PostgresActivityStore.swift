@@ -65,12 +65,14 @@ public struct PostgresActivityStore: ActivityStore {
     }
 
     private static func activity(_ draft: ActivityDraft, _ stored: InsertActivity.Row, user: User) -> Activity {
-        Activity(
+        var activity = Activity(
             id: draft.id, type: draft.type, user: user, text: draft.text, feeds: draft.feeds.map(\.description),
             visibility: draft.visibility, visibilityTag: draft.visibilityTag, restrictReplies: draft.restrictReplies,
             custom: draft.custom, attachments: draft.attachments, createdAt: stored.created, updatedAt: stored.updated,
             editedAt: nil, deletedAt: nil, expiresAt: draft.expiresAt
         )
+        activity.pollID = draft.pollID
+        return activity
     }
 
     /// The row `InsertActivity` returns; none when a feed posted to is another user's.

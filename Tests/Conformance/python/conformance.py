@@ -27,6 +27,7 @@ import steps_stories  # noqa: F401
 import steps_feed_batches  # noqa: F401
 import steps_members  # noqa: F401
 import steps_pins  # noqa: F401
+import steps_polls  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 

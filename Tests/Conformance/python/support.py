@@ -35,6 +35,11 @@ def expect_equal(actual, expected, what):
     assert actual == expected, f"{what} is {actual!r}, expected {expected!r}"
 
 
+def expect(condition, what):
+    if not condition:
+        raise AssertionError(what)
+
+
 def fetch(url):
     """The bytes a URL serves (redirects followed, as a browser would)."""
     with urllib.request.urlopen(url, timeout=30) as response:
