@@ -10,13 +10,10 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let user = try request.actingUser(body.userId ?? body.user?.id)
-        let settings = try PollSettings(
-            name: body.name, description: body.description ?? "",
-            votingVisibility: try Self.visibility(body.votingVisibility?.rawValue), enforceUniqueVote: body.enforceUniqueVote ?? false,
-            maxVotesAllowed: body.maxVotesAllowed.map(Int.init), allowUserSuggestedOptions: body.allowUserSuggestedOptions ?? false,
-            allowAnswers: body.allowAnswers ?? false, isClosed: body.isClosed ?? false,
-            custom: try FreeForm.object(body.custom?.additionalProperties ?? [:])
-        ).checked()
+        let settings = try Self.settings(
+            name: body.name, description: body.description, visibility: body.votingVisibility?.rawValue,
+            unique: body.enforceUniqueVote, maxVotes: body.maxVotesAllowed, suggestions: body.allowUserSuggestedOptions,
+            answers: body.allowAnswers, closed: body.isClosed, custom: body.custom?.additionalProperties)
         let options = try PollOptionDraft.checked(
             try (body.options ?? []).enumerated().map { index, option in
                 try PollOptionDraft(
@@ -32,13 +29,10 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let reader = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        let settings = try PollSettings(
-            name: body.name, description: body.description ?? "",
-            votingVisibility: try Self.visibility(body.votingVisibility?.rawValue), enforceUniqueVote: body.enforceUniqueVote ?? false,
-            maxVotesAllowed: body.maxVotesAllowed.map(Int.init), allowUserSuggestedOptions: body.allowUserSuggestedOptions ?? false,
-            allowAnswers: body.allowAnswers ?? false, isClosed: body.isClosed ?? false,
-            custom: try FreeForm.object(body.custom?.additionalProperties ?? [:])
-        ).checked()
+        let settings = try Self.settings(
+            name: body.name, description: body.description, visibility: body.votingVisibility?.rawValue,
+            unique: body.enforceUniqueVote, maxVotes: body.maxVotesAllowed, suggestions: body.allowUserSuggestedOptions,
+            answers: body.allowAnswers, closed: body.isClosed, custom: body.custom?.additionalProperties)
         let options = try PollOptionDraft.checked(
             try (body.options ?? []).enumerated().map { index, option in
                 try PollOptionDraft(
@@ -162,12 +156,23 @@ extension FeedsAPIImplementation {
         return id
     }
 
-    private static func visibility(_ value: String?) throws(FeedsError) -> VotingVisibility {
-        guard let value else { return .public }
-        guard let visibility = VotingVisibility(rawValue: value) else {
-            throw .input("voting_visibility is public or anonymous", field: "voting_visibility")
+    /// CreatePoll's and UpdatePoll's settings, checked; what is left out takes its default.
+    private static func settings(
+        name: String, description: String?, visibility: String?, unique: Bool?, maxVotes: Int32?, suggestions: Bool?,
+        answers: Bool?, closed: Bool?, custom: [String: OpenAPIValueContainer]?
+    ) throws -> PollSettings {
+        var votingVisibility = VotingVisibility.public
+        if let visibility {
+            guard let known = VotingVisibility(rawValue: visibility) else {
+                throw FeedsError.input("voting_visibility is public or anonymous", field: "voting_visibility")
+            }
+            votingVisibility = known
         }
-        return visibility
+        return try PollSettings(
+            name: name, description: description ?? "", votingVisibility: votingVisibility, enforceUniqueVote: unique ?? false,
+            maxVotesAllowed: maxVotes.map(Int.init), allowUserSuggestedOptions: suggestions ?? false, allowAnswers: answers ?? false,
+            isClosed: closed ?? false, custom: try pollCustom(custom)
+        ).checked()
     }
 
     private static func pollCustom(_ containers: [String: OpenAPIValueContainer]?) throws -> JSONObject {
