@@ -49,7 +49,15 @@ public enum TestDatabase {
         let name = "feeds_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         try await withClient(admin) { client in
             let copy = template.map { " TEMPLATE \($0)" } ?? ""
-            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)\(copy)"), logger: logger)
+            // A copy fails while anyone is connected to the template: a moment later it is free.
+            for attempt in 1...20 {
+                do {
+                    _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)\(copy)"), logger: logger)
+                    return
+                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55006" && attempt < 20 {
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+            }
         }
         let configuration = {
             var configuration = admin
@@ -62,6 +70,8 @@ public enum TestDatabase {
         let result: Result<T, any Error>
         do {
             result = .success(try await withClient(configuration) { try await body(configuration, $0) })
+        } catch let error as PSQLError {
+            result = .failure(DatabaseFailure(String(reflecting: error)))  // its message, not the generic description
         } catch {
             result = .failure(error)
         }
@@ -81,5 +91,14 @@ public enum TestDatabase {
             defer { group.cancelAll() }
             return try await body(client)
         }
+    }
+}
+
+/// A PostgreSQL error with what the server said, for a test's report.
+public struct DatabaseFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
     }
 }
