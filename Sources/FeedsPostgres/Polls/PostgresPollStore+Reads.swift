@@ -5,18 +5,24 @@ import PostgresNIO
 
 extension PostgresPollStore {
     public func polls(_ ids: [String], viewer: Principal, reader: String?, logger: Logger) async throws -> [String: Poll] {
+        try await Self.polls(ids, viewer: viewer, reader: reader, logger: logger) { try await client.query($0, logger: logger) }
+    }
+
+    /// The polls, their options and their votes shown, in three reads one after another through
+    /// `run`: a read after a write runs them on the write's connection, holding no second one.
+    static func polls(
+        _ ids: [String], viewer: Principal, reader: String?, logger: Logger,
+        _ run: (PostgresQuery) async throws -> PostgresRowSequence
+    ) async throws -> [String: Poll] {
         guard !ids.isEmpty else { return [:] }
         let ids = Array(Set(ids))
-        // Three independent reads, side by side: the polls, their options, their votes shown.
-        async let options = options(of: ids, logger: logger)
-        async let votes = shownVotes(of: ids, reader: reader, logger: logger)
-        let rows = try await client.query(
+        let rows = try await run(
             """
             SELECT p.id, p.name, p.description, p.voting_visibility, p.enforce_unique_vote, p.max_votes_allowed,
                 p.allow_user_suggested_options, p.allow_answers, p.is_closed, p.custom::text, p.vote_count, p.answers_count,
                 p.created_at, p.updated_at, \(unescaped: UserRow.columns(alias: "u"))
             FROM polls p JOIN users u ON u.id = p.created_by WHERE p.id = ANY(\(ids))
-            """, logger: logger)
+            """)
         var polls: [String: Poll] = [:]
         for try await row in rows {
             var columns = RowReader(row)
@@ -29,11 +35,11 @@ extension PostgresPollStore {
                 latestVotesByOption: [:], latestAnswers: [], ownVotes: [], createdBy: try UserRow.user(&columns),
                 createdAt: created, updatedAt: updated)
         }
-        for (pollID, option, count) in try await options {
+        for (pollID, option, count) in try await options(of: ids, run) {
             polls[pollID]?.options.append(option)
             polls[pollID]?.voteCountsByOption[option.id] = count
         }
-        for (kind, vote) in try await votes {
+        for (kind, vote) in try await shownVotes(of: ids, reader: reader, run) {
             guard let visibility = polls[vote.pollID]?.settings.votingVisibility else { continue }
             let seen = vote.seen(by: viewer, in: visibility)
             switch kind {
@@ -45,10 +51,11 @@ extension PostgresPollStore {
         return polls
     }
 
-    private func options(of ids: [String], logger: Logger) async throws -> [(String, PollOption, Int)] {
-        let rows = try await client.query(
-            "SELECT poll_id, id, text, custom::text, vote_count FROM poll_options WHERE poll_id = ANY(\(ids)) ORDER BY poll_id, position",
-            logger: logger)
+    private static func options(of ids: [String], _ run: (PostgresQuery) async throws -> PostgresRowSequence) async throws
+        -> [(String, PollOption, Int)]
+    {
+        let rows = try await run(
+            "SELECT poll_id, id, text, custom::text, vote_count FROM poll_options WHERE poll_id = ANY(\(ids)) ORDER BY poll_id, position")
         var options: [(String, PollOption, Int)] = []
         for try await (poll, id, text, custom, count) in rows.decode((String, String, String, String, Int).self) {
             options.append((poll, PollOption(id: id, text: text, custom: try JSONText.object(custom)), count))
@@ -58,8 +65,10 @@ extension PostgresPollStore {
 
     /// Each option's newest votes, the newest answers, and the reader's own votes: `latest`,
     /// `answer` or `own` first, newest first within each.
-    private func shownVotes(of ids: [String], reader: String?, logger: Logger) async throws -> [(String, PollVote)] {
-        let rows = try await client.query(
+    private static func shownVotes(
+        of ids: [String], reader: String?, _ run: (PostgresQuery) async throws -> PostgresRowSequence
+    ) async throws -> [(String, PollVote)] {
+        let rows = try await run(
             """
             SELECT 'latest', \(unescaped: Self.voteColumns) FROM poll_options o
             CROSS JOIN LATERAL (
@@ -77,12 +86,12 @@ extension PostgresPollStore {
             SELECT 'own', \(unescaped: Self.voteColumns) FROM poll_votes v JOIN users u ON u.id = v.user_id
             WHERE v.poll_id = ANY(\(ids)) AND v.user_id = \(reader ?? "") AND \(reader != nil)
             ORDER BY 6 DESC, 2 DESC
-            """, logger: logger)
+            """)
         var votes: [(String, PollVote)] = []
         for try await row in rows {
             var columns = RowReader(row)
             let kind: String = try columns.next()
-            votes.append((kind, try Self.vote(&columns)))
+            votes.append((kind, try vote(&columns)))
         }
         return votes
     }

@@ -12,7 +12,7 @@ extension PostgresActivityStore {
         } else {
             for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
-        return try await withPolls(Self.page(decoded, query), query, logger: logger)
+        return try await withPolls(Self.page(decoded, query), query, logger: logger) { try await client.query($0, logger: logger) }
     }
 
     /// The same read on `connection`: after a write on it, the read is also the proof that the
@@ -25,16 +25,20 @@ extension PostgresActivityStore {
         } else {
             for try await row in try await connection.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
-        return try await withPolls(Self.page(decoded, query), query, logger: logger)
+        return try await withPolls(Self.page(decoded, query), query, logger: logger) {
+            try await connection.query($0, logger: logger)
+        }
     }
 
     /// The polls the page's activities carry, as the query's reader sees them: one read for all
     /// of them, none when no activity has one.
-    private func withPolls(_ page: ActivityPage, _ query: ActivityQuery, logger: Logger) async throws -> ActivityPage {
+    private func withPolls(
+        _ page: ActivityPage, _ query: ActivityQuery, logger: Logger, _ run: (PostgresQuery) async throws -> PostgresRowSequence
+    ) async throws -> ActivityPage {
         let ids = page.activities.compactMap(\.pollID)
         guard !ids.isEmpty else { return page }
-        let polls = try await PostgresPollStore(client: client).polls(
-            ids, viewer: query.viewer, reader: query.ownFieldsOf ?? query.viewer.userID, logger: logger)
+        let polls = try await PostgresPollStore.polls(
+            ids, viewer: query.viewer, reader: query.ownFieldsOf ?? query.viewer.userID, logger: logger, run)
         var page = page
         for index in page.activities.indices {
             if let id = page.activities[index].pollID { page.activities[index].poll = polls[id] }

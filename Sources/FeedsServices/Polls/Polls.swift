@@ -105,13 +105,14 @@ package struct Polls<Store: ActivityStore>: Sendable {
     ) async throws -> (poll: Poll, vote: PollVote) {
         let activity = try await carrier(activityID, of: id, viewer: principal, logger: logger)
         let (vote, outcome) = try await polls.castVote(on: id, choice, by: user, logger: logger)
-        let poll = try await poll(id, viewer: .server, reader: user, logger: logger)
+        // One read, as the voter sees it: the events show it as everyone sees it (`forEveryone`).
+        let poll = try await carried(id, viewer: principal, reader: user, logger: logger)
         switch outcome {
         case .cast: events.poll("feeds.poll.vote_casted", poll, vote: vote, on: activity)
         case .changed: events.poll("feeds.poll.vote_changed", poll, vote: vote, on: activity)
         case .unchanged: break
         }
-        return (try await self.poll(id, viewer: principal, reader: user, logger: logger), vote)
+        return (poll, vote)
     }
 
     /// DeletePollVote: the voter's own vote, or any for the server; `feeds.poll.vote_removed`.
@@ -120,9 +121,9 @@ package struct Polls<Store: ActivityStore>: Sendable {
     ) async throws -> (poll: Poll, vote: PollVote) {
         let activity = try await carrier(activityID, of: id, viewer: principal, logger: logger)
         let vote = try await polls.removeVote(from: id, voteID: voteID, by: principal.userID, logger: logger)
-        let poll = try await poll(id, viewer: .server, reader: nil, logger: logger)
+        let poll = try await carried(id, viewer: principal, reader: reader, logger: logger)
         events.poll("feeds.poll.vote_removed", poll, vote: vote, on: activity)
-        return (try await self.poll(id, viewer: principal, reader: reader, logger: logger), vote)
+        return (poll, vote)
     }
 
     /// QueryPollVotes, for the poll's readers; in an anonymous poll no one but the server filters
@@ -140,6 +141,14 @@ package struct Polls<Store: ActivityStore>: Sendable {
         guard let activity = try await store.activity(id: activityID, viewer: viewer, logger: logger), activity.pollID == pollID
         else { throw FeedsError.notFound("activity \(activityID) with poll \(pollID) does not exist") }
         return activity
+    }
+
+    /// The poll of an activity the viewer was found to read: no second check of who may read it.
+    private func carried(_ id: String, viewer: Principal, reader: String?, logger: Logger) async throws -> Poll {
+        guard let poll = try await polls.polls([id], viewer: viewer, reader: reader, logger: logger)[id] else {
+            throw FeedsError.notFound("poll \(id) does not exist")
+        }
+        return poll
     }
 
     /// After a change: `feeds.poll.updated` (and `…closed`) to the activities that carry it.
