@@ -110,6 +110,30 @@ public struct CommentChange: Sendable, Hashable {
     public var custom: JSONObject?
     public var mentionedUserIDs: [String]?
     public var attachments: [StoredAttachment]?
+    /// UpdateCommentPartial's `custom.KEY`s, set and unset on the custom data as it is when the
+    /// comment is locked (nil: `custom` as above).
+    public var customPatch: (set: JSONObject, unset: [String])?
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.text, lhs.custom, lhs.mentionedUserIDs, lhs.attachments) == (rhs.text, rhs.custom, rhs.mentionedUserIDs, rhs.attachments)
+            && lhs.customPatch?.set == rhs.customPatch?.set && lhs.customPatch?.unset == rhs.customPatch?.unset
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(custom)
+        hasher.combine(mentionedUserIDs)
+        hasher.combine(attachments)
+    }
+
+    /// The custom data after this change, from what it is now.
+    public func custom(from current: JSONObject) -> JSONObject? {
+        guard let patch = customPatch else { return custom }
+        var merged = custom ?? current
+        for (key, value) in patch.set { merged[key] = value }
+        for key in patch.unset { merged[key] = nil }
+        return merged
+    }
 
     public init(text: String?, custom: JSONObject?, mentionedUserIDs: [String]?, attachments: [StoredAttachment]?)
         throws(FeedsError)

@@ -20,6 +20,11 @@ public protocol CommentStore: Sendable {
     func deleteComment(id: String, hard: Bool, by principal: Principal, logger: Logger) async throws
         -> (comment: Comment, activity: Activity)
 
+    /// Brings back a soft-deleted comment (its author's, or any for the server) under a live
+    /// activity and a live parent: back in its threads and counts, without the attachments the
+    /// delete released. 400 when it is not deleted. Returns it and its activity.
+    func restoreComment(id: String, by principal: Principal, logger: Logger) async throws -> (comment: Comment, activity: Activity)
+
     /// A page of comments on activities `principal` may read, as `query` filters them.
     func queryComments(_ query: CommentQuery, by principal: Principal, logger: Logger) async throws
         -> (comments: [Comment], next: KeysetCursor?)

@@ -111,18 +111,7 @@ extension FeedsAPIImplementation {
         let user = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         var attachments: [StoredAttachment]?
         if let given = body.attachments ?? (replacing ? [] : nil) {
-            guard given.count <= CommentDraft.maxAttachments else {
-                throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
-            }
-            let (store, logger) = (store, request.logger)
-            attachments = try await uploads.linker.link(
-                try given.map { try recode($0) }, principal: request.principal,
-                held: {
-                    Set(
-                        try await store.comment(id: id, by: .server, ownFieldsOf: nil, logger: logger)?.attachments.compactMap(
-                            \.objectKey) ?? [])
-                },
-                field: "attachments", logger: logger)
+            attachments = try await linked(try given.map { try recode($0) }, toComment: id, request: request)
         }
         let custom = try body.custom.map { try FreeForm.object($0.additionalProperties) }
         let change = try CommentChange(
@@ -135,6 +124,102 @@ extension FeedsAPIImplementation {
             id: id, change: change, userID: user, by: request.principal, logger: request.logger)
         events.comment("feeds.comment.updated", comment, logger: request.logger)
         return comment
+    }
+
+    /// A comment's new attachments, linked as the comment's (those it holds already stay its own).
+    private func linked(_ given: [JSONObject], toComment id: String, request: AuthenticatedRequest) async throws
+        -> [StoredAttachment]
+    {
+        guard given.count <= CommentDraft.maxAttachments else {
+            throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
+        }
+        let (store, logger) = (store, request.logger)
+        return try await uploads.linker.link(
+            given, principal: request.principal,
+            held: {
+                Set(try await store.comment(id: id, by: .server, ownFieldsOf: nil, logger: logger)?.attachments.compactMap(\.objectKey) ?? [])
+            },
+            field: "attachments", logger: logger)
+    }
+
+    /// UpdateCommentPartial: `set` of `text`, `custom`, `custom.KEY`, `mentioned_user_ids`,
+    /// `attachments`; `unset` of `custom`, `custom.KEY`, `mentioned_user_ids`, `attachments`. The
+    /// `custom.KEY`s apply to the custom data as it is when the comment is locked.
+    func updateCommentPartial(_ input: Operations.UpdateCommentPartial.Input) async throws
+        -> Operations.UpdateCommentPartial.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let user = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        let set = try FreeForm.object(body.set?.additionalProperties ?? [:])
+        let unset = body.unset ?? []
+        for key in unset where set[key] != nil { throw FeedsError.input("\(key) is both set and unset", field: "unset") }
+        var text: String?, custom: JSONObject?, mentions: [String]?, attachments: [StoredAttachment]?
+        var patch: (set: JSONObject, unset: [String]) = ([:], [])
+        for (key, value) in set.sorted(by: { $0.key < $1.key }) {
+            switch (key, value) {
+            case ("text", .string(let given)): text = given
+            case ("custom", .object(let given)): custom = given
+            case ("mentioned_user_ids", .array(let ids)):
+                mentions = try ids.map { id in
+                    guard case .string(let id) = id else { throw FeedsError.input("mentioned_user_ids are strings", field: "set.mentioned_user_ids") }
+                    return id
+                }
+            case ("attachments", .array(let given)):
+                let payloads = try given.map { payload in
+                    guard case .object(let payload) = payload else {
+                        throw FeedsError.input("attachments are objects", field: "set.attachments")
+                    }
+                    return payload
+                }
+                attachments = try await linked(payloads, toComment: input.path.id, request: request)
+            case (let key, _) where key.hasPrefix("custom.") && key.count > 7: patch.set[String(key.dropFirst(7))] = value
+            case ("text", _), ("custom", _), ("mentioned_user_ids", _), ("attachments", _):
+                throw FeedsError.input("\(key) has the wrong type", field: "set.\(key)")
+            default:
+                throw FeedsError.input(
+                    "\(key) is not a field UpdateCommentPartial sets (text, custom, custom.KEY, mentioned_user_ids, attachments)",
+                    field: "set.\(key)")
+            }
+        }
+        for key in unset {
+            switch key {
+            case "custom": custom = [:]
+            case "mentioned_user_ids": mentions = []
+            case "attachments": attachments = []
+            case let key where key.hasPrefix("custom.") && key.count > 7: patch.unset.append(String(key.dropFirst(7)))
+            default:
+                throw FeedsError.input(
+                    "\(key) is not a field UpdateCommentPartial unsets (custom, custom.KEY, mentioned_user_ids, attachments)",
+                    field: "unset")
+            }
+        }
+        var change = try CommentChange(text: text, custom: custom, mentionedUserIDs: mentions, attachments: attachments)
+        if !patch.set.isEmpty || !patch.unset.isEmpty {
+            guard custom == nil else { throw FeedsError.input("set custom whole or by custom.KEY, not both", field: "set.custom") }
+            change.customPatch = patch
+        }
+        let comment = try await store.updateComment(
+            id: input.path.id, change: change, userID: user, by: request.principal, logger: request.logger)
+        events.comment("feeds.comment.updated", comment, logger: request.logger)
+        return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
+    }
+
+    /// RestoreComment: a soft-deleted comment back, by its author or the server.
+    func restoreComment(_ input: Operations.RestoreComment.Input) async throws -> Operations.RestoreComment.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        _ = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        let (comment, activity) = try await store.restoreComment(id: input.path.id, by: request.principal, logger: request.logger)
+        events.comment("feeds.comment.restored", comment, known: activity, logger: request.logger)
+        let shown =
+            request.principal.userID == nil
+            ? activity
+            : try await store.activity(id: activity.id, viewer: request.principal, logger: request.logger) ?? activity.redacted
+        return .created(
+            .init(
+                body: .json(
+                    .init(activity: try wire(shown), comment: try await wire([comment], request)[0], duration: request.duration))))
     }
 
     func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {

@@ -83,7 +83,7 @@ extension PostgresActivityStore {
             try await connection.query(
                 """
                 UPDATE comments SET text = COALESCE(\(change.text), text),
-                    custom = COALESCE(\(change.custom.map { JSONText.encode($0) })::jsonb, custom),
+                    custom = COALESCE(\(change.custom(from: current.custom).map { JSONText.encode($0) })::jsonb, custom),
                     mentioned_user_ids = COALESCE(\(change.mentionedUserIDs), mentioned_user_ids),
                     updated_at = now(), edited_at = now()
                 WHERE id = \(id)
@@ -146,6 +146,46 @@ extension PostgresActivityStore {
             }
             try await Self.release(held, on: connection, logger: logger)
             return comment
+        }
+        return (
+            comment,
+            try await activity(comment.activityID, principal: .server, ownFieldsOf: principal.userID ?? "", logger: logger)
+        )
+    }
+
+    public func restoreComment(id: String, by principal: Principal, logger: Logger) async throws
+        -> (comment: Comment, activity: Activity)
+    {
+        let comment: Comment = try await client.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: CommentRow.columns(own: nil)) \(unescaped: CommentRow.from)
+                WHERE c.id = \(id) FOR NO KEY UPDATE OF c
+                """, logger: logger)
+            guard let found = try await CommentRow.comments(rows).first?.comment else {
+                throw FeedsError.notFound("comment \(id) does not exist")
+            }
+            guard principal.mayModify(ownedBy: found.user.id) else {
+                throw FeedsError.notAllowed("only the author or the server may restore comment \(id)")
+            }
+            let state = try await connection.query(
+                """
+                SELECT c.deleted_at IS NOT NULL,
+                    EXISTS (SELECT 1 FROM activities a WHERE a.id = c.activity_id AND \(unescaped: ActivityLive.predicate("a"))),
+                    c.parent_id IS NULL OR EXISTS (SELECT 1 FROM comments p WHERE p.id = c.parent_id AND p.deleted_at IS NULL)
+                FROM comments c WHERE c.id = \(id)
+                """, logger: logger)
+            for try await (deleted, activityLive, parentLive) in state.decode((Bool, Bool, Bool).self) {
+                guard deleted else { throw FeedsError.input("comment \(id) is not deleted", field: "id") }
+                guard activityLive else { throw FeedsError.notFound("the activity of comment \(id) is gone") }
+                guard parentLive else { throw FeedsError.input("the comment that comment \(id) replies to is deleted", field: "id") }
+            }
+            try await connection.query(
+                "UPDATE comments SET deleted_at = NULL, updated_at = now() WHERE id = \(id)", logger: logger)
+            guard let restored = try await Self.comment(id, ownFieldsOf: principal.userID, on: connection, logger: logger) else {
+                throw FeedsError(.internal, "comment \(id) vanished as it was restored")
+            }
+            return restored
         }
         return (
             comment,

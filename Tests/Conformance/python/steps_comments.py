@@ -1,4 +1,4 @@
-"""Steps: comments (add, reply, thread, replies, get, update, delete), comment_count, and reactions to comments."""
+"""Steps: comments (add, reply, thread, replies, get, update, partial update, delete, restore), comment_count, and reactions to comments."""
 
 from support import check_decoded, expect_equal, step
 
@@ -53,3 +53,20 @@ def comment_update_and_delete(run):
     deleted = run.client.feeds.delete_comment(top, hard_delete=True).data
     check_decoded(deleted)
     expect_equal(deleted.activity.comment_count, 0, "comment_count after deleting the thread")
+
+
+@step
+def comment_updated_partially_and_restored(run):
+    post = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="talk", user_id=run.alice).data.activity
+    made = run.client.feeds.add_comment(
+        comment="first", object_id=post.id, object_type="activity", custom={"a": 1}, user_id=run.bob).data.comment
+    changed = run.client.feeds.update_comment_partial(
+        made.id, user_id=run.bob, set={"text": "edited", "custom.b": 2}, unset=["custom.a"]).data
+    check_decoded(changed)
+    expect_equal((changed.comment.text, changed.comment.custom), ("edited", {"b": 2}), "update_comment_partial")
+
+    run.client.feeds.delete_comment(made.id)
+    restored = run.client.feeds.restore_comment(made.id, user_id=run.bob).data
+    check_decoded(restored)
+    expect_equal((restored.comment.id, restored.comment.text), (made.id, "edited"), "the restored comment")
+    expect_equal(restored.activity.comment_count, 1, "the activity counts it again")
