@@ -29,7 +29,7 @@ extension TestServer {
         for try await value in try await database.query(query, logger: TestDatabase.logger).decode(Int.self) {
             return value
         }
-        throw TestDatabase.Unavailable()
+        throw DatabaseFailure("the query returned no row: \(query.sql)")
     }
 
     /// The `object_key` of each of an activity's attachments, in order (nil: no object).

@@ -19,6 +19,12 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
         id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity
 
+    /// Brings back a soft-deleted activity (its owner's, or any for `mayRestore`'s yes): live again,
+    /// in its feeds (and, through the fan-out, its followers' timelines), with its reactions,
+    /// comments and files. 404 when there is no such activity; 400 when it is not deleted or has
+    /// expired.
+    func restoreActivity(id: String, logger: Logger, mayRestore: @Sendable (String) -> Bool) async throws
+
     /// Deletes the live activities among `ids` (soft or hard) and returns the ids deleted.
     /// `mayDelete` sees each owner first; one refusal deletes nothing.
     func deleteActivities(

@@ -88,6 +88,7 @@ struct APIOperation: Sendable {
         .init(.post, "/api/v2/feeds/comments/{id}/reactions/query", "QueryCommentReactions", .read),
         .init(.delete, "/api/v2/feeds/comments/{id}/reactions/{type}", "DeleteCommentReaction", .write),
         .init(.post, "/api/v2/feeds/comments/query", "QueryComments", .read),
+        .init(.post, "/api/v2/feeds/activities/{id}/restore", "RestoreActivity", .write),
         .init(.post, "/api/v2/feeds/comments/{id}/partial", "UpdateCommentPartial", .write),
         .init(.post, "/api/v2/feeds/comments/{id}/restore", "RestoreComment", .write),
         .init(.post, "/api/v2/feeds/activities/{id}/polls/{poll_id}/vote", "CastPollVote", .write),

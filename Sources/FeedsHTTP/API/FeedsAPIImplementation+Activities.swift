@@ -254,6 +254,23 @@ extension FeedsAPIImplementation {
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
+    /// RestoreActivity: a soft-deleted activity back, by its owner or the server; `feeds.activity.restored`.
+    func restoreActivity(_ input: Operations.RestoreActivity.Input) async throws -> Operations.RestoreActivity.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let reader = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        let principal = request.principal
+        try await store.restoreActivity(
+            id: input.path.id, logger: request.logger, mayRestore: { principal.mayModify(ownedBy: $0) })
+        guard
+            let activity = try await store.queryActivities(
+                .one(input.path.id, viewer: principal, ownFieldsOf: reader), logger: request.logger
+            ).activities.first
+        else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
+        events.activity("feeds.activity.restored", activity, actor: activity.user)
+        return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
+    }
+
     func deleteActivities(_ input: Operations.DeleteActivities.Input) async throws -> Operations.DeleteActivities.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }

@@ -189,6 +189,34 @@ public struct PostgresActivityStore: ActivityStore {
         }
     }
 
+    public func restoreActivity(id: String, logger: Logger, mayRestore: @Sendable (String) -> Bool) async throws {
+        try await client.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT user_id, deleted_at IS NOT NULL, expires_at IS NOT NULL AND expires_at <= now()
+                FROM activities WHERE id = \(id) FOR NO KEY UPDATE
+                """, logger: logger)
+            var found = false
+            for try await (owner, deleted, expired) in rows.decode((String, Bool, Bool).self) {
+                found = true
+                guard mayRestore(owner) else { throw FeedsError.notAllowed("activity \(id) belongs to another user") }
+                guard deleted else { throw FeedsError.input("activity \(id) is not deleted", field: "id") }
+                guard !expired else { throw FeedsError.input("activity \(id) has expired", field: "id") }
+            }
+            guard found else { throw FeedsError.notFound("activity \(id) does not exist") }
+            try await connection.query(
+                "UPDATE activities SET deleted_at = NULL, updated_at = now() WHERE id = \(id)", logger: logger)
+            // Back in its feeds, in fid order as a create writes them; their trigger counts it and
+            // queues the fan-out to followers again.
+            try await connection.query(
+                """
+                INSERT INTO activity_feeds (feed, created_at, activity_id)
+                SELECT f, a.created_at, a.id FROM activities a, unnest(a.feeds) AS f WHERE a.id = \(id) ORDER BY f
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+    }
+
     static func ensureUser(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("INSERT INTO users (id) VALUES (\(id)) ON CONFLICT (id) DO NOTHING", logger: logger)
     }

@@ -1,4 +1,4 @@
-"""Steps: activities with attachments, reads, queries with pagination, updates, deletes."""
+"""Steps: activities with attachments, reads, queries with pagination, updates, deletes, restores."""
 
 from datetime import datetime, timedelta, timezone
 
@@ -155,3 +155,16 @@ def activities_delete_batch(run):
     expect_equal(sorted(data.deleted_ids), sorted(ids), "deleted_ids")
     for id in ids:
         expect_api_error(lambda: run.client.feeds.get_activity(id=id), 404, 16)
+
+
+@step
+def activity_deleted_and_restored(run):
+    post = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="undo me", user_id=run.alice).data.activity
+    run.client.feeds.delete_activity(post.id)
+    restored = run.client.feeds.restore_activity(post.id, user_id=run.alice).data
+    check_decoded(restored)
+    expect_equal((restored.activity.id, restored.activity.text, restored.activity.deleted_at), (post.id, "undo me", None),
+                 "the restored activity")
+    page = run.client.feeds.feed("user", run.alice).get_or_create(user_id=run.alice).data
+    expect_equal(post.id in [a.id for a in page.activities], True, "back in its feed")
+    run.client.feeds.delete_activity(post.id, hard_delete=True)  # later steps count alice's feed
