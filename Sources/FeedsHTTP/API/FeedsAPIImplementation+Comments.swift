@@ -212,10 +212,7 @@ extension FeedsAPIImplementation {
         _ = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         let (comment, activity) = try await store.restoreComment(id: input.path.id, by: request.principal, logger: request.logger)
         events.comment("feeds.comment.restored", comment, known: activity, logger: request.logger)
-        let shown =
-            request.principal.userID == nil
-            ? activity
-            : try await store.activity(id: activity.id, viewer: request.principal, logger: request.logger) ?? activity.redacted
+        let shown = try await readable(activity, request: request)
         return .created(
             .init(
                 body: .json(
@@ -228,16 +225,19 @@ extension FeedsAPIImplementation {
             id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
         events.comment("feeds.comment.deleted", comment, known: activity, logger: request.logger)
         try await notifier.unnotify(source: "comment:\(comment.id)", logger: request.logger)
-        // The reply shows the activity as the caller may read it now, which may be less than when they commented.
-        let shown =
-            request.principal.userID == nil
-            ? activity
-            : try await store.activity(id: activity.id, viewer: request.principal, logger: request.logger) ?? activity.redacted
+        let shown = try await readable(activity, request: request)
         return .ok(
             .init(
                 body: .json(
                     .init(activity: try wire(shown), comment: try await wire([comment], request)[0], duration: request.duration)))
         )
+    }
+
+    /// The comment's activity as the caller may read it now, which may be less than when they
+    /// commented: redacted when they may not read it at all.
+    private func readable(_ activity: Activity, request: AuthenticatedRequest) async throws -> Activity {
+        guard request.principal.userID != nil else { return activity }
+        return try await store.activity(id: activity.id, viewer: request.principal, logger: request.logger) ?? activity.redacted
     }
 
     func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
