@@ -34,6 +34,9 @@ public enum TestDatabase {
         }
         var configuration = try DatabaseURL.configuration(url)
         configuration.options.maximumConnections = 2
+        // A hang guard, not a deadline: with a hundred tests starting at once on two cores, a
+        // connection took longer than the default 10 s to open, and every test after it failed.
+        configuration.options.connectTimeout = .seconds(120)
         return configuration
     }
 
@@ -41,6 +44,16 @@ public enum TestDatabase {
     /// `migrated` starts it as a copy of the migrated template (`MigratedTemplate`), else empty.
     public static func with<T: Sendable>(
         migrated: Bool = false, _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await database(migrated: migrated, body)
+        } catch let error as PSQLError {
+            throw DatabaseFailure(String(reflecting: error))  // what PostgreSQL said, not the generic description
+        }
+    }
+
+    private static func database<T: Sendable>(
+        migrated: Bool, _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
     ) async throws -> T {
         let admin = try serverConfiguration()
         let template = migrated ? try await MigratedTemplate.shared.name(admin) : nil
@@ -70,8 +83,6 @@ public enum TestDatabase {
         let result: Result<T, any Error>
         do {
             result = .success(try await withClient(configuration) { try await body(configuration, $0) })
-        } catch let error as PSQLError {
-            result = .failure(DatabaseFailure(String(reflecting: error)))  // its message, not the generic description
         } catch {
             result = .failure(error)
         }
