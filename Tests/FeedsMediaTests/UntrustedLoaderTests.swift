@@ -12,6 +12,7 @@ import Testing
             #expect(blocked == 1 || blocked == -1, "\(loader) may run")
         }
         #expect(feeds_vips_is_blocked("magickload") == 1)
+        #expect(feeds_vips_open_untrusted_loaders() == 0)
         for loader in ["pngload", "jpegload", "gifload", "webpload", "heifload", "svgload"] {
             #expect(feeds_vips_is_blocked(loader) == 0, "\(loader) is blocked")
         }

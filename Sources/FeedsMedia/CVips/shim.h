@@ -7,6 +7,8 @@
 
 // Starts libvips; 0 on success. Not thread-safe: call it once (the Swift side uses a lazy global).
 static inline int feeds_vips_start(void) {
+    // libvips blocks them too, once its modules are in, whichever call starts it.
+    g_setenv("VIPS_BLOCK_UNTRUSTED", "1", TRUE);
     if (VIPS_INIT("feeds") != 0) {
         return -1;
     }
@@ -21,6 +23,21 @@ static inline int feeds_vips_start(void) {
     vips_operation_block_set("VipsForeignLoadSvg", FALSE);
     vips_operation_block_set("VipsForeignSaveMagick", FALSE);
     return 0;
+}
+
+static void *feeds_vips_count_open_untrusted(VipsObjectClass *object, void *count) {
+    VipsOperationClass *class = VIPS_OPERATION_CLASS(object);
+    if ((class->flags & VIPS_OPERATION_UNTRUSTED) && !(class->flags & VIPS_OPERATION_BLOCKED) &&
+        !vips_isprefix("svgload", object->nickname))
+        *(int *)count += 1;
+    return NULL;
+}
+
+// The untrusted loaders that may run (SVG's aside): 0 once `feeds_vips_start` has done its work.
+static inline int feeds_vips_open_untrusted_loaders(void) {
+    int count = 0;
+    vips_class_map_all(VIPS_TYPE_FOREIGN_LOAD, feeds_vips_count_open_untrusted, &count);
+    return count;
 }
 
 // Reads an image's width and height from its header, without decoding pixels, and its EXIF
