@@ -84,7 +84,7 @@ public func buildApplication(
         watches: PostgresWatchStore(client: client), members: PostgresMemberStore(client: client),
         pins: PostgresPinStore(client: client), polls: PostgresPollStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
-        requestTimeout: configuration.requestTimeout)
+        requestTimeout: configuration.requestTimeout, readinessTimeout: configuration.readinessTimeout)
     let router = try http.router()
     let adminStore = PostgresAdminStore(client: client)
     let sweeper = makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore)

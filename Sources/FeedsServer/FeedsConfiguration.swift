@@ -39,6 +39,9 @@ public struct FeedsConfiguration: Sendable {
     /// The most an API request may take before it is answered 503 with a Retry-After, whatever
     /// the database or the store are doing (`FEEDS_REQUEST_TIMEOUT`); multipart uploads excepted.
     public var requestTimeout: Duration = .seconds(10)
+    /// The most `/readyz` may take before it answers 503 (`FEEDS_READINESS_TIMEOUT`): load
+    /// balancers poll it with short timeouts of their own.
+    public var readinessTimeout: Duration = .seconds(1)
     /// The most one SQL statement may run (`FEEDS_DATABASE_TIMEOUT`, PostgreSQL's `statement_timeout`).
     public var databaseStatementTimeout: Duration = .seconds(5)
     /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).

@@ -63,6 +63,7 @@ public struct TestServer: Sendable {
                         configuration.databaseConnections = 3
                         // A busy machine may take seconds over a request; deadline tests set their own.
                         configuration.requestTimeout = .seconds(120)
+                        configuration.readinessTimeout = .seconds(120)
                         // Dozens of servers share this process's heap: one trim each every 20 s
                         // would walk it dozens of times; `make bench` measures the trim.
                         configuration.heapTrimInterval = .seconds(3600)

@@ -161,6 +161,7 @@ struct SettingsOptions: ParsableArguments {
         configuration.fanoutWorkers = fanoutWorkers
         for (key, name, keyPath) in [
             ("feeds.request.timeout", "FEEDS_REQUEST_TIMEOUT", \FeedsConfiguration.requestTimeout),
+            ("feeds.readiness.timeout", "FEEDS_READINESS_TIMEOUT", \.readinessTimeout),
             ("feeds.database.timeout", "FEEDS_DATABASE_TIMEOUT", \.databaseStatementTimeout),
             ("feeds.database.connect.timeout", "FEEDS_DATABASE_CONNECT_TIMEOUT", \.databaseConnectTimeout),
             ("feeds.drain.timeout", "FEEDS_DRAIN_TIMEOUT", \.drainTimeout),

@@ -9,13 +9,15 @@ struct OperationsRoutes {
     let pendingMigrations: @Sendable (Logger) async throws -> [String]
     let cdn: any CDNClient
     let probe: any DatabaseHealth
+    let readinessTimeout: Duration
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
-        // Load balancers poll this with short timeouts: it answers within a second, ready or not.
+        // Load balancers poll this with short timeouts: it answers within `readinessTimeout`
+        // (a second by default), ready or not.
         router.get("/readyz") { _, context in
             let logger = context.logger
-            return try await withDeadline(.seconds(1), "the readiness check") { [self] in try await ready(logger: logger) }
+            return try await withDeadline(readinessTimeout, "the readiness check") { [self] in try await ready(logger: logger) }
         }
         router.get("/metrics") { _, _ in
             Response(

@@ -37,6 +37,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var hot: HotObjects
     /// How long a request's work may take.
     package var requestTimeout: Duration
+    /// How long `/readyz` may take.
+    package var readinessTimeout: Duration
     package var serverName = "feeds"
     /// The open connections, which `channelHandlers` caps.
     let connections = ConnectionGuard.Count()
@@ -47,7 +49,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         notifications: any NotificationStore, feedGroups: any FeedGroupStore, watches: any WatchStore,
         members: any MemberStore, pins: any PinStore, polls: any PollStore,
         probe: any DatabaseHealth, pendingMigrations: @escaping @Sendable (Logger) async throws -> [String], backend: CDNBackend,
-        hot: HotObjects, requestTimeout: Duration
+        hot: HotObjects, requestTimeout: Duration, readinessTimeout: Duration
     ) {
         (self.store, self.uploads, self.idempotency, self.settingsStore) = (store, uploads, idempotency, settingsStore)
         (self.realtime, self.realtimeEndpoint, self.authenticator, self.rateLimiter) =
@@ -56,6 +58,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             (notifications, feedGroups, watches, members, pins, polls)
         (self.probe, self.pendingMigrations, self.backend, self.hot, self.requestTimeout) =
             (probe, pendingMigrations, backend, hot, requestTimeout)
+        self.readinessTimeout = readinessTimeout
         _ = PrometheusMetrics.registry
         ReceiveBufferReuse.apply()
     }
@@ -78,7 +81,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
         // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
         router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
-        OperationsRoutes(pendingMigrations: pendingMigrations, cdn: uploads.cdn, probe: probe).register(on: router)
+        OperationsRoutes(
+            pendingMigrations: pendingMigrations, cdn: uploads.cdn, probe: probe, readinessTimeout: readinessTimeout).register(on: router)
         switch backend {
         case .localDisk(let cdn): CDNRoutes(cdn: cdn, variants: uploads.variants, hot: hot).register(on: router)
         case .s3(let cdn): S3RedirectRoutes(cdn: cdn, objects: uploads.objects, variants: uploads.variants).register(on: router)
