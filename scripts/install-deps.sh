@@ -10,6 +10,8 @@ python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 # FeedsMedia: libmagic sniffs types, libvips reads image headers (SwiftPM finds vips through pkg-config).
 [ -f /usr/include/magic.h ] || need+=(libmagic-dev)
 [ -f /usr/include/vips/vips.h ] || need+=(libvips-dev)
+# FeedsMedia/AV: ffprobe describes audio and video uploads, ffmpeg takes posters and waveforms.
+command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 # scripts/admin-browser.sh drives the admin console in headless Chromium (Selenium goes in a venv).
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)

@@ -78,7 +78,7 @@ extension AdminConsole {
         let record = listing.record
         let live = record.state != .deleted && record.state != .deleting
         let thumbnail: HTML =
-            live && record.mimeType.hasPrefix("image/")
+            live && uploads.urls.hasThumbnail(mimeType: record.mimeType, width: record.width)
             ? "<img class=\"thumb\" src=\"\(uploads.urls.thumbnailURL(uploads.urls.url(for: record.key), mimeType: record.mimeType))\" alt=\"thumbnail of \(record.fileName)\">"
             : ""
         var holders: [HTML] = []

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FeedsCore
 import FeedsPostgres
 import Foundation
 import Synchronization

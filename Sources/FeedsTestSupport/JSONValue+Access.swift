@@ -13,6 +13,7 @@ extension JSONValue {
 
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var int: Int? { if case .number(let value) = self { Int(exactly: value) } else { nil } }
+    public var double: Double? { if case .number(let value) = self { value } else { nil } }
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     public var array: [JSONValue] { if case .array(let value) = self { value } else { [] } }
     public var object: JSONObject? { if case .object(let value) = self { value } else { nil } }

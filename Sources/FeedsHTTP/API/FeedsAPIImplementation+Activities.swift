@@ -145,16 +145,19 @@ extension FeedsAPIImplementation {
         request: AuthenticatedRequest
     ) async throws -> [(record: ObjectRecord, attachment: StoredAttachment)] {
         guard !files.isEmpty else { return [] }
-        let jobs = try files.enumerated().map { index, entry in
-            let checked = try FileChecker.check(
-                entry.file, imageOnly: entry.upload._type == "image", settings: settings,
-                storageLimit: uploads.cdn.maxAttachmentSize, field: "attachment_uploads[\(index)]")
-            return UploadPipeline.Job(
+        var jobs: [UploadPipeline.Job] = []
+        for (index, entry) in files.enumerated() {
+            let checked = await uploads.describe(
+                try FileChecker.check(
+                    entry.file, imageOnly: entry.upload._type == "image", settings: settings,
+                    storageLimit: uploads.cdn.maxAttachmentSize, field: "attachment_uploads[\(index)]"),
+                attachmentType: entry.upload._type, logger: request.logger)
+            jobs.append(UploadPipeline.Job(
                 checked: checked, kind: checked.isImage ? .image : .file,
                 payload: UploadedPayload.make(
                     for: checked, type: entry.upload._type, title: entry.upload.title,
                     custom: try entry.upload.custom.map { try recode($0) })
-            )
+            ))
         }
         return try await uploads.store(jobs, owner: owner, logger: request.logger)
     }

@@ -131,8 +131,10 @@ extension FeedsAPIImplementation {
     ) async throws -> Response {
         guard let file else { throw FeedsError.input("the part file is required", field: "file") }
         let owner = try request.principal.actingUser(requested: user, field: "user")
-        let checked = try FileChecker.check(
-            file, imageOnly: imageOnly, settings: settings, storageLimit: uploads.cdn.maxAttachmentSize, field: "file")
+        let checked = await uploads.describe(
+            try FileChecker.check(
+                file, imageOnly: imageOnly, settings: settings, storageLimit: uploads.cdn.maxAttachmentSize, field: "file"),
+            attachmentType: nil, logger: request.logger)
         let stored = try await uploads.store(
             [.init(checked: checked, kind: imageOnly ? .image : .file)], owner: owner, logger: request.logger
         )
@@ -146,7 +148,7 @@ extension FeedsAPIImplementation {
             }
         }
         let url = uploads.urls.url(for: keys[0])
-        let response = respond(url, checked.isImage ? uploads.urls.thumbnailURL(url, mimeType: checked.file.mimeType) : nil)
+        let response = respond(url, checked.hasThumbnail ? uploads.urls.thumbnailURL(url, mimeType: checked.file.mimeType) : nil)
         let recorded = try claim.map { claim in try Idempotency.recorded(response) }
         try await uploads.objects.markStored(
             keys, recording: claim.flatMap { claim in recorded.map { bytes in claim.record { (_: Void) in bytes } } },

@@ -1,3 +1,4 @@
+import FeedsCore
 import Foundation
 import Logging
 import PostgresNIO

@@ -14,6 +14,13 @@ package enum UploadedPayload {
             payload["original_width"] = .number(Double(width))
             payload["original_height"] = .number(Double(height))
         }
+        // What the server measured stands over what the client said (in `custom`, where Stream's
+        // sample apps keep a video's `duration`).
+        var measured = custom ?? [:]
+        if let duration = checked.media?.duration { measured["duration"] = .number((duration * 1000).rounded() / 1000) }
+        if let codec = checked.media?.codec { measured["codec"] = .string(codec) }
+        if let waveform = checked.waveform { measured["waveform_data"] = .array(waveform.map { .number($0) }) }
+        payload["custom"] = .object(measured)
         return payload
     }
 }

@@ -3,17 +3,26 @@ import FeedsCore
 import FeedsMedia
 import Foundation
 
-/// Resized images on request (`?w=&h=&resize=&crop=` on any image URL we serve): made with
-/// libvips off the async pool, a few at a time, and kept in a disk cache. An S3 object is fetched
-/// into the same cache once, then resized from there.
+/// Resized images on request (`?w=&h=&resize=&crop=` on any image or video URL we serve): made
+/// with libvips off the async pool, a few at a time, and kept in a disk cache. An S3 object is
+/// fetched into the same cache once, then resized from there. A video's variants are of its
+/// poster frame (`AVTools.poster`), made once and kept in the cache beside them: so a poster
+/// goes when its video does, like every variant, and a video nobody views costs no ffmpeg run
+/// but the one its upload makes.
 package struct ImageVariants: Sendable {
     package let cache: VariantCache
-    /// Resizes at once: each holds a decoded region of its source, so this bounds the memory.
+    /// Resizes and posters at once: each holds a decoded picture, so this bounds the memory.
     let resizes: AsyncSemaphore
+    /// ffmpeg, for posters; nil when it is not installed.
+    let media: AVTools?
 
-    package init(directory: URL, budget: Int64, concurrency: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) throws {
+    package init(
+        directory: URL, budget: Int64, concurrency: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        media: AVTools? = AVTools.find()
+    ) throws {
         cache = try VariantCache(directory: directory, budget: budget)
         resizes = AsyncSemaphore(permits: concurrency)
+        self.media = media
     }
 
     /// The variant of `key` (a `mimeType` object) that `request` asks for. `source` gives the
@@ -21,16 +30,17 @@ package struct ImageVariants: Sendable {
     package func variant(
         of key: ObjectKey, mimeType: String, request: ResizeRequest, source: @escaping @Sendable () async throws -> String
     ) async throws -> (VariantCache.Entry, VariantCache.Outcome) {
-        guard ImageResizer.outputType(for: mimeType) != nil else {
+        let isVideo = AVTypes.isVideo(mimeType)
+        guard ImageResizer.outputType(for: mimeType) != nil || isVideo else {
             throw FeedsError.input("\(mimeType) files cannot be resized; fetch the URL without w and h", field: "w")
         }
         let name = "\(key.rawValue)#\(request.variantName)"
-        let make: @Sendable (String) async throws -> String = { [resizes] destination in
-            let original = try await source()
+        let make: @Sendable (String) async throws -> String = { [self] destination in
+            let (original, type) = isVideo ? (try await poster(of: key, mimeType: mimeType, source: source), "image/jpeg") : (try await source(), mimeType)
             try await resizes.acquire()
             defer { resizes.release() }
             return try await BlockingIO.run {
-                try ImageResizer.resize(source: original, mimeType: mimeType, request: request, to: destination).mimeType
+                try ImageResizer.resize(source: original, mimeType: type, request: request, to: destination).mimeType
             }
         }
         let found = try await cache.file(name, make: make)
@@ -38,6 +48,20 @@ package struct ImageVariants: Sendable {
         guard found.1 == .cached, !FileManager.default.fileExists(atPath: found.0.path) else { return found }
         await cache.forget(name)
         return try await cache.file(name, make: make)
+    }
+
+    /// The path of the poster of the video `key`, made once.
+    private func poster(
+        of key: ObjectKey, mimeType: String, source: @escaping @Sendable () async throws -> String
+    ) async throws -> String {
+        guard let media else { throw FeedsError(.unavailable, "this server cannot read videos: ffmpeg is not installed") }
+        return try await cache.file("\(key.rawValue)#poster") { [resizes] destination in
+            let original = try await source()
+            try await resizes.acquire()
+            defer { resizes.release() }
+            try await media.poster(of: original, mimeType: mimeType, to: destination)
+            return "image/jpeg"
+        }.0.path
     }
 
     /// Drops every variant of `key` (and a fetched copy of it): its object is gone.

@@ -10,7 +10,13 @@ package enum FileChecker {
         package var file: LocalFile
         package var width: Int?
         package var height: Int?
+        /// Audio and video: what ffprobe found (`UploadPipeline.describe`).
+        package var media: MediaInfo?
+        /// A voice recording's loudness, as `waveform_data`.
+        package var waveform: [Double]?
         package var isImage: Bool { ImageTypes.allowed.contains(file.mimeType) }
+        /// Whether it has a `thumb_url`: an image, or a video with a picture (its poster).
+        package var hasThumbnail: Bool { isImage || media?.hasVideo == true }
     }
 
     /// Sniffs and checks one received file under the settings the request started with.

@@ -17,8 +17,11 @@ package struct UploadPipeline: Sendable {
     package var tempDirectory: URL { temp.url }
     /// The app's upload rules and URL lifetime, as this node last heard of them.
     package let settings: AppSettingsCache
-    /// Resized images, for thumbnails and `upload_sizes`.
+    /// Resized images, for thumbnails and `upload_sizes`, and videos' posters.
     package let variants: ImageVariants
+    /// ffprobe and ffmpeg, when installed, for audio and video; and how many run at once.
+    package let media: AVTools?
+    let probes: AsyncSemaphore
     /// Signs the URLs of responses.
     package let urls: AttachmentURLs
     /// Turns attachments a client sends into stored ones.
@@ -32,6 +35,7 @@ package struct UploadPipeline: Sendable {
     package init(
         objects: any ObjectStore, uploader: AttachmentUploader, cdn: any CDNClient, signer: URLSigner, temp: ProcessTempDirectory,
         settings: AppSettingsCache, variants: ImageVariants, storeTimeout: Duration = .seconds(10),
+        media: AVTools? = AVTools.find(),
         purge: @escaping @Sendable (ObjectKey) async -> Void = { _ in }
     ) {
         self.objects = objects
@@ -42,6 +46,8 @@ package struct UploadPipeline: Sendable {
         self.settings = settings
         self.variants = variants
         self.storeTimeout = storeTimeout
+        self.media = media
+        self.probes = AsyncSemaphore(permits: max(2, ProcessInfo.processInfo.activeProcessorCount))
         self.urls = AttachmentURLs(cdn: cdn, settings: settings)
         self.linker = AttachmentLinker(objects: objects, signer: signer)
         self.purge = { key in
@@ -72,6 +78,31 @@ package struct UploadPipeline: Sendable {
             self.kind = kind
             self.payload = payload
         }
+    }
+
+    /// The Describe step for audio and video, which runs ffprobe (`AVTools`): duration, codec,
+    /// a video's size as shown, and a voice recording's waveform. A file ffprobe cannot read in
+    /// time is stored all the same, as a file with no description.
+    package func describe(_ checked: FileChecker.Checked, attachmentType: String?, logger: Logger) async -> FileChecker.Checked {
+        guard let media, AVTypes.demuxer(for: checked.file.mimeType) != nil else { return checked }
+        var described = checked
+        do {
+            try await probes.acquire()
+        } catch {
+            return checked
+        }
+        defer { probes.release() }
+        let path = checked.file.url.path
+        guard let info = await media.probe(path, mimeType: checked.file.mimeType) else {
+            logger.warning("could not describe an upload", metadata: ["type": "\(checked.file.mimeType)"])
+            return checked
+        }
+        described.media = info
+        (described.width, described.height) = (info.width, info.height)
+        if attachmentType == "voiceRecording", let duration = info.duration {
+            described.waveform = await media.waveform(of: path, mimeType: checked.file.mimeType, duration: duration)
+        }
+        return described
     }
 
     /// Makes the variants of a just-stored image ahead of their first request. `temp` is the
@@ -109,6 +140,14 @@ package struct UploadPipeline: Sendable {
             // deletes them again once the retry delay has passed, when nothing can still be on its way.
             await discard(records.map(\.key), confirmed: false, logger: logger)
             throw Self.refusal(error)
+        }
+        // A video's poster is made now, so that its first viewer does not wait for ffmpeg.
+        for (job, record) in zip(jobs, records) where job.checked.media?.hasVideo == true {
+            do {
+                try await precompute([AttachmentURLs.thumbnail], of: record.key, mimeType: record.mimeType, temp: job.checked.file.url)
+            } catch {
+                logger.warning("could not make a video's poster", metadata: ["key": "\(record.key)", "error": "\(error)"])
+            }
         }
         return zip(records, uploaded).map { ($0, StoredAttachment(payload: $1.payload, objectKey: $0.key)) }
     }

@@ -4,6 +4,7 @@ scripts/sdk-conformance.sh starts the server and sets the environment:
 FEEDS_SDK_BASE_URL, FEEDS_SDK_API_KEY, FEEDS_SDK_API_SECRET, FEEDS_SDK_PASS (a label)."""
 
 import os
+import subprocess
 import sys
 import tempfile
 import uuid
@@ -61,6 +62,12 @@ class Run:
             with open(path, "wb") as file:
                 file.write(content)
             self.files[name] = path
+        # A two-second video, made by ffmpeg (which the server's video uploads need too).
+        self.files["clip.mp4"] = os.path.join(directory, "clip.mp4")
+        subprocess.run(
+            ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "2",
+             "-c:v", "libx264", "-pix_fmt", "yuv420p", self.files["clip.mp4"]],
+            check=True)
         self.urls, self.activities, self.notes = Made(), Made(), []
         self.comments = ()
 

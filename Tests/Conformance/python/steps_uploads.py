@@ -1,6 +1,6 @@
 """Steps: file and image uploads, with and without their optional parts, and deleting them."""
 
-from getstream.models import ImageSize, OnlyUserID
+from getstream.models import Attachment, ImageSize, OnlyUserID
 
 from support import check_decoded, expect_api_error, expect_equal, fetch, fetch_status, step
 
@@ -40,6 +40,26 @@ def upload_image_with_sizes_and_user(run):
     expect_equal(response.data.upload_sizes, sizes, "upload_sizes echoed")
     expect_equal(fetch(response.data.file), run.bytes["spare.png"], "bytes served at the image URL")
     run.urls["spare image"] = response.data.file
+
+
+@step
+def upload_video_gets_a_poster(run):
+    response = run.client.upload_file(file=run.files["clip.mp4"])
+    check_decoded(response.data)
+    assert response.data.thumb_url, "no thumb_url for a video"
+    poster = fetch(response.data.thumb_url)
+    assert poster[:3] == b"\xff\xd8\xff", "the video's thumb_url is not a JPEG"
+    # Linked by URL as Stream's sample apps do, with the duration the client measured.
+    activity = run.client.feeds.add_activity(
+        type="post", feeds=[run.alice_feed], user_id=run.alice,
+        attachments=[Attachment(type="video", asset_url=response.data.file, thumb_url=response.data.thumb_url,
+                                custom={"duration": 2})],
+    ).data.activity
+    video = activity.attachments[0]
+    expect_equal((video.original_width, video.original_height), (320, 240), "the video's size")
+    expect_equal(video.custom, {"duration": 2}, "the video's custom")
+    assert video.thumb_url and fetch(video.thumb_url)[:3] == b"\xff\xd8\xff", "the attachment's thumb_url"
+    run.client.feeds.delete_activity(id=activity.id, hard_delete=True)
 
 
 @step

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,8 +7,8 @@ import Foundation
     import Darwin
 #endif
 
-/// Runs commands without blocking a thread of the concurrency pool, for the embedded cluster and
-/// for the tests (`feeds` as a second node or a CLI, curl).
+/// Runs commands without blocking a thread of the concurrency pool: the embedded cluster, ffmpeg
+/// for uploaded media, and the tests (`feeds` as a second node or a CLI, curl).
 ///
 /// posix_spawn and waitpid rather than Foundation's `Process`: `pg_ctl start` leaves a daemon
 /// behind that inherits the descriptors `Process` watches for the child's end, so `Process`
@@ -53,6 +54,37 @@ package enum Subprocess {
         )
     }
 
+    /// Runs `arguments[0]` with the rest to its end or until `limit` has passed, when it is killed
+    /// (`timedOut`); standard output and error are kept apart, each cut at `outputCap` bytes.
+    package static func capture(
+        _ arguments: [String], limit: Duration, outputCap: Int = 1 << 20
+    ) async throws -> (status: Int32, timedOut: Bool, stdout: String, stderr: String) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString)").path
+        let (out, err) = (base + ".out", base + ".err")
+        defer {
+            unlink(out)
+            unlink(err)
+        }
+        let pid = try spawn(arguments, output: out, errors: err)
+        // Killed only while it has not been reaped, so that its id cannot be another process's.
+        let state = Mutex((ended: false, killed: false))
+        let timer = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            state.withLock { state in
+                guard !state.ended else { return }
+                state.killed = kill(pid, SIGKILL) == 0
+            }
+        }
+        let status = await exitStatus(of: pid) { state.withLock { $0.ended = true } }
+        timer.cancel()
+        func read(_ path: String) -> String {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+            defer { try? handle.close() }
+            return String(decoding: (try? handle.read(upToCount: outputCap)) ?? Data(), as: UTF8.self)
+        }
+        return (status, state.withLock { $0.killed }, read(out), read(err))
+    }
+
     /// Starts `arguments[0]` with the rest, its output to `output` (standard error too, unless
     /// `errors` names a file of its own), and returns its process id.
     package static func spawn(
@@ -84,9 +116,13 @@ package enum Subprocess {
 
     /// Waits for `pid` to end, on a thread of its own, and returns its exit status (128 + the
     /// signal when a signal ended it).
-    package static func exitStatus(of pid: pid_t) async -> Int32 {
+    /// `ended` runs once it has ended, before it is reaped.
+    package static func exitStatus(of pid: pid_t, ended: @escaping @Sendable () -> Void = {}) async -> Int32 {
         let status = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+                ended()
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
                 continuation.resume(returning: status)
@@ -96,7 +132,7 @@ package enum Subprocess {
     }
 
     /// The first executable named `name` in `directories`, then on `PATH`.
-    static func find(_ name: String, in directories: [String] = []) -> String? {
+    package static func find(_ name: String, in directories: [String] = []) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in directories + path.split(separator: ":").map(String.init) {
             let candidate = (directory as NSString).appendingPathComponent(name)
