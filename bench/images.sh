@@ -2,7 +2,9 @@
 # The images targets, each against a baseline measured in the same run:
 #   1. resizing a 4000×3000 JPEG to 400 px through the API: at most 1.3× vipsthumbnail on the same file;
 #   2. a cached variant served as fast as a stored object of the same size (wrk, c=32): ratio ≥ 0.9;
-#   3. 8 concurrent resizes of 16 MP sources: the server's peak RSS under 512 MB.
+#   3. 8 concurrent resizes of 16 MP sources: the server's peak RSS under 512 MB;
+#   4. the upload of a 12 MP phone-like JPEG (a 60 KB EXIF with a GPS tag) with its metadata
+#      stripped: at most 1.1x the same upload with stripping off.
 # Usage: bench/images.sh [path/to/feeds] [results.json]   (run under scripts/with-test-postgres.sh)
 set -euo pipefail
 
@@ -58,6 +60,39 @@ stored_rps=$(median5 "${stored_runs[@]}")
 variant_rps=$(median5 "${variant_runs[@]}")
 cached_ratio=$(calc "$variant_rps / $stored_rps")
 
+# A phone's 12 MP JPEG: the photo with an EXIF segment of 60 KB (a GPS tag and a maker note's
+# worth of bytes) after its SOI, uploaded with the app's stripping on and off, in turns.
+python3 - "$dir/photo.jpg" "$dir/phone.jpg" <<'PY'
+import struct, sys
+jpeg = open(sys.argv[1], "rb").read()
+# TIFF, little-endian: IFD0 with one entry, the GPS IFD pointer; the GPS IFD with GPSLatitudeRef.
+ifd0 = struct.pack("<H", 1) + struct.pack("<HHII", 0x8825, 4, 1, 26) + struct.pack("<I", 0)
+gps = struct.pack("<H", 1) + struct.pack("<HHI4s", 1, 2, 2, b"N\0\0\0") + struct.pack("<I", 0)
+tiff = b"II*\0" + struct.pack("<I", 8) + ifd0 + gps
+tiff += b"\0" * (60_000 - len(tiff))
+app1 = b"Exif\0\0" + tiff
+open(sys.argv[2], "wb").write(jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:])
+PY
+admin=$("$bin" token "${common[@]}")
+stripping() { # true|false
+  curl -sf -X PATCH -H 'Stream-Auth-Type: jwt' -H "Authorization: $admin" -H 'Content-Type: application/json' \
+    -d "{\"strip_image_metadata\":$1}" "http://127.0.0.1:$port/api/v2/app?api_key=$key" >/dev/null
+}
+image_upload() { curl -sf -o /dev/null -w '%{time_total}\n' -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" \
+  -F "file=@$dir/phone.jpg" "http://127.0.0.1:$port/api/v2/uploads/image?api_key=$key"; }
+stripped_runs=() kept_runs=()
+for _ in $(seq 1 9); do
+  stripping true
+  stripped_runs+=("$(image_upload)")
+  stripping false
+  kept_runs+=("$(image_upload)")
+done
+stripping true
+median9() { printf '%s\n' "$@" | sort -g | sed -n 5p; }
+stripped_s=$(median9 "${stripped_runs[@]}")
+kept_s=$(median9 "${kept_runs[@]}")
+strip_ratio=$(calc "$stripped_s / $kept_s")
+
 # Eight resizes of 16 MP sources at once.
 big=$(upload "$dir/big.jpg")
 before=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
@@ -71,10 +106,12 @@ printf '%-44s %10s %10s %8s %s\n' measure feeds baseline ratio target
 printf '%-44s %9.3fs %9.3fs %7.2fx %s\n' "4000x3000 JPEG to 400 px (mean of $runs)" "$api_s" "$vips_s" "$resize_ratio" "<= 1.3x vipsthumbnail"
 printf '%-44s %10.0f %10.0f %7.2fx %s\n' "cached variant vs stored object, req/s c=32" "$variant_rps" "$stored_rps" "$cached_ratio" ">= 0.9x"
 printf '%-44s %9sMB %10s %8s %s\n' "8 concurrent 16 MP resizes, peak RSS" "$peak_mb" "-" "-" "< 512 MB (before: $((before / 1024)) MB)"
+printf '%-44s %9.3fs %9.3fs %7.2fx %s\n' "12 MP phone JPEG upload, metadata stripped" "$stripped_s" "$kept_s" "$strip_ratio" "<= 1.1x kept (median of 9)"
 if [ -n "$out" ]; then
   cat >"$out" <<JSON
 {"resize_seconds": $api_s, "vipsthumbnail_seconds": $vips_s, "resize_ratio": $resize_ratio,
  "cached_variant_rps": $variant_rps, "stored_object_rps": $stored_rps, "cached_ratio": $cached_ratio,
- "concurrent_resize_peak_rss_mb": $peak_mb}
+ "concurrent_resize_peak_rss_mb": $peak_mb,
+ "stripped_upload_seconds": $stripped_s, "kept_upload_seconds": $kept_s, "strip_ratio": $strip_ratio}
 JSON
 fi

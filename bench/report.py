@@ -4,13 +4,14 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "read", "timeline", "timeline-loadtest", "fanout", "images", "postgres",
+for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "read", "timeline", "timeline-loadtest", "fanout", "images", "video", "postgres",
              "feeds-version", "load", "realtime"]:
     p.add_argument("--" + name, required=True)
 for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
+video = json.load(open(a.video))
 create_loadtest = json.load(open(a.create_loadtest))
 timeline, fanout = json.load(open(a.timeline)), json.load(open(a.fanout))
 timeline_loadtest = json.load(open(a.timeline_loadtest))
@@ -233,6 +234,33 @@ rows = [
         "ratio": "-",
         "target": "< 512 MB",
         "met": images["concurrent_resize_peak_rss_mb"] < 512,
+        "values": None,
+    },
+    {
+        "measure": "12 MP phone JPEG upload, metadata stripped",
+        "feeds": f'{images["stripped_upload_seconds"]:.3f} s',
+        "baseline": f'stripping off {images["kept_upload_seconds"]:.3f} s',
+        "ratio": f'{images["strip_ratio"]:.2f}x',
+        "target": "<= 1.1x",
+        "met": images["strip_ratio"] <= 1.1,
+        "values": None,
+    },
+    {
+        "measure": "100 MB 1080p MP4: probe and poster",
+        "feeds": f'{video["added_seconds"]:.3f} s over a plain upload',
+        "baseline": f'ffprobe + ffmpeg {video["command_line_seconds"]:.3f} s',
+        "ratio": f'{video["ratio"]:.2f}x',
+        "target": "<= 1.2x",
+        "met": video["ratio"] <= 1.2,
+        "values": video,
+    },
+    {
+        "measure": "five 100 MB video uploads",
+        "feeds": f'peak RSS +{video["peak_rss_growth_mb"]} MB',
+        "baseline": "-",
+        "ratio": "-",
+        "target": "< 64 MB",
+        "met": video["peak_rss_growth_mb"] < 64,
         "values": None,
     },
 ]

@@ -245,8 +245,11 @@ echo "== real time: idle sockets, write-to-delivery on one node and across two"
 echo "== images: resize, cached variant, concurrent resizes"
 "$here/images.sh" "$bin" "$dir/images.json"
 
+echo "== video: probe and poster of a 100 MB 1080p MP4"
+"$here/video.sh" "$bin" "$dir/video.json"
+
 python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
-  --images "$dir/images.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
+  --images "$dir/images.json" --video "$dir/video.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
   --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --fanout "$dir/fanout.json" \
   --timeline-loadtest "$dir/timeline-loadtest.json" --reaction "$dir/reaction.json" --reaction-pg "$reaction_pg" \
   --reaction-pg-p99 "$reaction_pg_p99" --reaction-plain "$dir/reaction-plain.json" --reaction-notify "$dir/reaction-notify.json" \
