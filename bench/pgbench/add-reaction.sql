@@ -15,7 +15,8 @@ WITH new_user AS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))))))
+    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'loadtest-' || :u::text AND ub.blocked_user_id = a.user_id)
+        OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'loadtest-' || :u::text)))))
 ), room AS (
     SELECT target.id FROM target
     WHERE false OR EXISTS (SELECT 1 FROM activity_reactions r WHERE r.activity_id = target.id AND r.user_id = 'loadtest-' || :u::text AND r.type = (ARRAY['like','heart','wow','fire'])[:t])
@@ -65,4 +66,5 @@ CASE WHEN a.bookmark_count > 0 THEN (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;
+    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'loadtest-' || :u::text AND ub.blocked_user_id = a.user_id)
+        OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'loadtest-' || :u::text)))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;

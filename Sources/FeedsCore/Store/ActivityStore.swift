@@ -1,7 +1,7 @@
 import Logging
 
 /// Where activities, feeds and users live. The Postgres store implements it; handlers are generic over it.
-public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, CommentStore {
+public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, CommentStore, BlockStore {
     /// Stores a new activity (creating its user and feeds on first use). A taken id is a conflict;
     /// a user `poster` may post only to feeds of theirs or new ones (not allowed otherwise).
     /// `recording`, when given, records the idempotent reply in the same transaction.
@@ -65,4 +65,8 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
 
     /// Creates or replaces users.
     func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User]
+
+    /// Applies each patch to its user, all or none, each user's row locked meanwhile (so that
+    /// concurrent patches of different fields all stay). A user that does not exist is not found.
+    func updateUsersPartial(_ patches: [UserPatch], logger: Logger) async throws -> [User]
 }

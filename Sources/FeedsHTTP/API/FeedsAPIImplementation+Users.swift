@@ -28,6 +28,31 @@ extension FeedsAPIImplementation {
         )
     }
 
+    /// UpdateUsersPartial: the server patches any user; a user token its own, but not its role or
+    /// teams. All or none; each user's row is locked while its patch applies.
+    func updateUsersPartial(_ input: Operations.UpdateUsersPartial.Input) async throws -> Operations.UpdateUsersPartial.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        guard (1...UserPatch.maxUsers).contains(body.users.count) else {
+            throw FeedsError.input("users holds 1 to \(UserPatch.maxUsers) patches", field: "users")
+        }
+        let patches = try body.users.enumerated().map { index, user in
+            guard (1...255).contains(user.id.utf8.count) else {
+                throw FeedsError.input("a user id is 1 to 255 characters", field: "users[\(index)].id")
+            }
+            let patch = UserPatch(id: user.id, set: try user.set.map { try recode($0) } ?? [:], unset: user.unset ?? [])
+            if let caller = request.principal.userID {
+                guard caller == user.id else { throw FeedsError.notAllowed("\(caller) may update only their own user") }
+                guard !patch.changesPrivileges else { throw FeedsError.notAllowed("only a server token changes a role or teams") }
+            }
+            return patch
+        }
+        let users = try await store.updateUsersPartial(patches, logger: request.logger)
+        let byID = try Dictionary(uniqueKeysWithValues: users.map { ($0.id, try Wire.fullUser($0)) })
+        return .ok(
+            .init(body: .json(.init(duration: request.duration, membershipDeletionTaskId: "", users: .init(additionalProperties: byID)))))
+    }
+
     /// QueryUsers: the JSON `payload` query parameter holds the query, as Stream's SDKs send it.
     /// Any signed-in caller may list users, as on Stream; an absent payload lists them all.
     func queryUsers(_ input: Operations.QueryUsers.Input) async throws -> Operations.QueryUsers.Output {

@@ -14,7 +14,7 @@ extension PostgresActivityStore {
             """
         if let reader = principal.userID {
             let me = try bind(reader)
-            sql += " AND \(ActivityReadable.predicate(activity: "a", user: me))"
+            sql += " AND \(ActivityReadable.predicate(activity: "a", user: me)) AND \(Unblocked.predicate("c.user_id", me))"
         }
         return try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger)).first?.comment
     }
@@ -33,9 +33,11 @@ extension PostgresActivityStore {
             }
             sql += " AND c.parent_id = \(try bind(id))"
         }
+        if let reader = principal.userID { sql += " AND \(Unblocked.predicate("c.user_id", try bind(reader)))" }
         let (page, next) = try await self.page(
             sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
-        let threads = try await replies(to: page, levels: query.depth, query: query, logger: logger)
+        let threads = try await replies(
+            to: page, levels: query.depth, query: query, reader: principal.userID, logger: logger)
         return CommentPage(threads: threads, next: next)
     }
 
@@ -50,7 +52,7 @@ extension PostgresActivityStore {
             """
         if let reader = principal.userID {
             let me = try bind(reader)
-            sql += " AND \(ActivityReadable.predicate(activity: "a", user: me))"
+            sql += " AND \(ActivityReadable.predicate(activity: "a", user: me)) AND \(Unblocked.predicate("c.user_id", me))"
         }
         for (column, values) in [
             ("c.id", query.ids), ("c.activity_id", query.activityIDs), ("c.parent_id", query.parentIDs),
@@ -90,7 +92,9 @@ extension PostgresActivityStore {
 
     /// `comments` with their replies, `levels` deep: one statement per level, for all the
     /// comments of that level at once.
-    private func replies(to comments: [Comment], levels: Int, query: CommentThreadQuery, logger: Logger) async throws
+    private func replies(
+        to comments: [Comment], levels: Int, query: CommentThreadQuery, reader: String?, logger: Logger
+    ) async throws
         -> [CommentThread]
     {
         let parents = comments.filter { $0.replyCount > 0 }.map(\.id)
@@ -99,17 +103,18 @@ extension PostgresActivityStore {
         }
         var bind = SQLBinds()
         let own = try query.ownFieldsOf.map { try bind($0) }
+        let unblocked = try reader.map { " AND \(Unblocked.predicate("c.user_id", try bind($0)))" } ?? ""
         let sql = """
             SELECT \(CommentRow.columns(own: own)) FROM (
                 SELECT c.*, row_number() OVER (PARTITION BY c.parent_id ORDER BY \(Self.order(query.sort))) AS n
-                FROM comments c WHERE c.parent_id = ANY(\(try bind(parents))) AND c.deleted_at IS NULL
+                FROM comments c WHERE c.parent_id = ANY(\(try bind(parents))) AND c.deleted_at IS NULL\(unblocked)
             ) c JOIN users u ON u.id = c.user_id
             WHERE c.n <= \(try bind(query.repliesLimit + 1)) ORDER BY c.parent_id, c.n
             """
         let rows = try await client.query(bind.query(sql), logger: logger)
         let found = try await CommentRow.comments(rows).map(\.comment)
         let nested = try await replies(
-            to: found, levels: levels - 1, query: query, logger: logger)
+            to: found, levels: levels - 1, query: query, reader: reader, logger: logger)
         let byParent = Dictionary(grouping: nested, by: { $0.comment.parentID ?? "" })
         return comments.map { comment in
             let replies = byParent[comment.id] ?? []

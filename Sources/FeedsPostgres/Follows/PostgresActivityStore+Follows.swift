@@ -24,6 +24,9 @@ extension PostgresActivityStore {
             for input in inputs {
                 let (source, target) = (try Self.feed(input.source, in: access), try Self.feed(input.target, in: access))
                 let status = try Self.status(of: input, source: source, target: target, by: principal)
+                if principal.userID != nil, source.owner != target.owner {
+                    try await Self.refuseBlocked(input, source.owner, target.owner, on: connection, logger: logger)
+                }
                 let inserted = try await connection.query(
                     """
                     INSERT INTO follows (source_fid, target_fid, status, push_preference, custom, copy_limit)
@@ -232,6 +235,18 @@ extension PostgresActivityStore {
             throw FeedsError.notFound("feed \(id) does not exist; create it with GetOrCreateFeed")
         }
         return feed
+    }
+
+    /// A user follows no feed of someone who blocked them or whom they blocked (`Unblocked`).
+    private static func refuseBlocked(
+        _ input: FollowInput, _ follower: String, _ owner: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        var bind = SQLBinds()
+        let (a, b) = (try bind(follower), try bind(owner))
+        let rows = try await connection.query(bind.query("SELECT 1 WHERE NOT \(Unblocked.predicate(a, b))"), logger: logger)
+        for try await _ in rows {
+            throw FeedsError.notAllowed("\(input.source) may not follow \(input.target): one of their owners blocked the other")
+        }
     }
 
     /// The status a new follow starts with, or why it may not be made.

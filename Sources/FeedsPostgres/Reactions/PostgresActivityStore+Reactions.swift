@@ -101,6 +101,7 @@ extension PostgresActivityStore {
             """
         if let types = query.types { sql += " AND r.type = ANY(\(try bind(types)))" }
         if let users = query.userIDs { sql += " AND r.user_id = ANY(\(try bind(users)))" }
+        if let reader = principal.userID { sql += " AND \(Unblocked.predicate("r.user_id", try bind(reader)))" }
         for bound in query.createdAt { sql += " AND r.created_at \(bound.comparison) \(try bind.time(bound.date))" }
         let order = query.page.ascending ? "ASC" : "DESC"
         if let cursor = query.page.cursor {

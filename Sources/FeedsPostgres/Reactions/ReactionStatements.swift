@@ -104,6 +104,7 @@ enum CommentReactions: ReactionTable {
         SELECT c.id FROM comments c JOIN activities a ON a.id = c.activity_id
             WHERE c.id = $1 AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
               AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
+              AND ($5::text IS NULL OR \(Unblocked.predicate("c.user_id", "$5")))
         """
     static let isComment = true
 }

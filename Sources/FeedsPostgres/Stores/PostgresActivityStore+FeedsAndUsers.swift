@@ -71,22 +71,42 @@ extension PostgresActivityStore {
     public func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User] {
         try await client.transaction(logger: logger) { connection in
             var stored: [User] = []
-            for user in users {
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO users (id, name, image, role, language, teams, custom)
-                    VALUES (\(user.id), \(user.name), \(user.image), \(user.role ?? "user"), \(user.language ?? ""),
-                            \(user.teams ?? []), \(JSONText.encode(user.custom ?? [:]))::jsonb)
-                    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, image = EXCLUDED.image, role = EXCLUDED.role,
-                        language = EXCLUDED.language, teams = EXCLUDED.teams, custom = EXCLUDED.custom, updated_at = now()
-                    RETURNING \(unescaped: UserRow.columns)
-                    """,
-                    logger: logger
-                )
-                stored += try await UserRow.users(rows)
-            }
+            for user in users { stored += try await Self.write(user, on: connection, logger: logger) }
             return stored
         }
+    }
+
+    public func updateUsersPartial(_ patches: [UserPatch], logger: Logger) async throws -> [User] {
+        try await client.transaction(logger: logger) { connection in
+            // Locked in id order, as every writer of several users takes them, so two never wait on each other.
+            let ids = Array(Set(patches.map(\.id))).sorted()
+            let rows = try await connection.query(
+                "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE", logger: logger)
+            var users = Dictionary(uniqueKeysWithValues: try await UserRow.users(rows).map { ($0.id, $0) })
+            var order: [String] = []
+            for (index, patch) in patches.enumerated() {
+                guard let user = users[patch.id] else { throw FeedsError.notFound("user \(patch.id) does not exist") }
+                let input = try patch.applied(to: user, field: "users[\(index)].")
+                users[patch.id] = try await Self.write(input, on: connection, logger: logger).first
+                if !order.contains(patch.id) { order.append(patch.id) }
+            }
+            return order.compactMap { users[$0] }
+        }
+    }
+
+    /// Writes every field of `user`, creating it when it is new.
+    private static func write(_ user: UserInput, on connection: PostgresConnection, logger: Logger) async throws -> [User] {
+        let rows = try await connection.query(
+            """
+            INSERT INTO users (id, name, image, role, language, teams, custom)
+            VALUES (\(user.id), \(user.name), \(user.image), \(user.role ?? "user"), \(user.language ?? ""),
+                    \(user.teams ?? []), \(JSONText.encode(user.custom ?? [:]))::jsonb)
+            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, image = EXCLUDED.image, role = EXCLUDED.role,
+                language = EXCLUDED.language, teams = EXCLUDED.teams, custom = EXCLUDED.custom, updated_at = now()
+            RETURNING \(unescaped: UserRow.columns)
+            """,
+            logger: logger)
+        return try await UserRow.users(rows)
     }
 }
 

@@ -1,6 +1,6 @@
 """Steps: users (UpdateUsers, QueryUsers) and the app settings (GetApp, UpdateApp)."""
 
-from getstream.models import FileUploadConfig, QueryUsersPayload, SortParamRequest, UserRequest
+from getstream.models import FileUploadConfig, QueryUsersPayload, SortParamRequest, UpdateUserPartialRequest, UserRequest
 
 from support import check_decoded, expect_equal, near_now, step
 
@@ -64,6 +64,34 @@ def users_query_autocomplete_and_offset(run):
 
 
 # App settings
+
+
+@step
+def users_updated_partially(run):
+    patch = UpdateUserPartialRequest(id=run.bob, set={"name": "Bob C.", "city": "London"}, unset=["image"])
+    response = run.client.update_users_partial(users=[patch])
+    check_decoded(response.data)
+    bob = response.data.users[run.bob]
+    check_user(bob, run.bob, "Bob C.")
+    expect_equal(bob.custom, {"city": "London"}, "bob's custom")
+    # Alice's fields, set in users_update, stay as they were.
+    alice = run.client.update_users_partial(users=[UpdateUserPartialRequest(id=run.alice, unset=["city"])]).data.users[run.alice]
+    expect_equal((alice.name, alice.custom), ("Alice Liddell", {}), "alice once city is unset")
+    run.client.update_users_partial(users=[UpdateUserPartialRequest(id=run.alice, set={"city": "Oxford"})])
+
+
+@step
+def users_blocked_listed_and_unblocked(run):
+    blocked = run.client.block_users(blocked_user_id=run.bob, user_id=run.alice).data
+    check_decoded(blocked)
+    expect_equal((blocked.blocked_by_user_id, blocked.blocked_user_id), (run.alice, run.bob), "who blocked whom")
+    near_now(blocked.created_at, "the block's created_at")
+    listed = run.client.get_blocked_users(user_id=run.alice).data
+    check_decoded(listed)
+    expect_equal([(b.user_id, b.blocked_user_id) for b in listed.blocks], [(run.alice, run.bob)], "alice's blocks")
+    expect_equal((listed.blocks[0].user.id, listed.blocks[0].blocked_user.id), (run.alice, run.bob), "the blocks' users")
+    check_decoded(run.client.unblock_users(blocked_user_id=run.bob, user_id=run.alice).data)
+    expect_equal(run.client.get_blocked_users(user_id=run.alice).data.blocks, [], "alice's blocks once unblocked")
 
 
 @step
