@@ -81,6 +81,20 @@ import Testing
         }
     }
 
+    /// An activity posted with a poll and an Idempotency-Key answers with its poll, and a retry
+    /// gets the very same reply.
+    @Test func anIdempotentPostWithAPollCarriesItOnEveryReply() async throws {
+        try await TestServer.run { server in
+            let (poll, _) = try await poll(server)
+            let body = #"{"type":"post","feeds":["user:alice"],"text":"vote!","poll_id":"\#(poll)"}"#
+            let key = [("Idempotency-Key", "post-with-poll-1")]
+            let first = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: key)
+            #expect(first.status == 201 && first.body["activity"]["poll"]["id"].string == poll, "\(first.text)")
+            let retry = try await server.api(.POST, "/feeds/activities", as: "alice", json: body, headers: key)
+            #expect(retry.status == 201 && retry.text == first.text, "\(retry.text)")
+        }
+    }
+
     @Test func settingsShapeTheVotes() async throws {
         try await TestServer.run { server in
             // Unique: a second vote moves the first.

@@ -110,8 +110,19 @@ extension FeedsAPIImplementation {
             attachments: given
         )
         draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
+        // The poll is read before the write: the reply recorded in the write's transaction shows it too.
+        var recording = recording
+        var poll: Poll?
         if let pollID = body.pollId {
             draft.pollID = try await polls.attachable(pollID, to: userID, principal: request.principal, logger: request.logger)
+            poll = try await polls.poll(pollID, viewer: request.principal, reader: userID, logger: request.logger)
+            recording = recording.map { record in
+                IdempotentRecord(principal: record.principal, key: record.key) { [poll] activity in
+                    var shown = activity
+                    shown.poll = poll
+                    return try record.reply(shown)
+                }
+            }
         }
         try await feedGroups.require(draft.feeds, logger: request.logger)
         let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
@@ -123,9 +134,7 @@ extension FeedsAPIImplementation {
             await uploads.discard(stored.map(\.record.key), logger: request.logger)
             throw error
         }
-        if let pollID = activity.pollID {
-            activity.poll = try await polls.poll(pollID, viewer: request.principal, reader: userID, logger: request.logger)
-        }
+        activity.poll = poll
         events.activity("feeds.activity.added", activity, actor: activity.user)
         if body.createNotificationActivity == true {
             // A mention copies no custom data: AddActivity's copy_custom_to_notification is
