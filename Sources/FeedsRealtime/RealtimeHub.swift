@@ -158,6 +158,7 @@ extension RealtimeHub.State {
         for id in watchers {
             guard let client = clients[id] else { continue }
             if let only = event.onlyFor, only != client.connection.userID { continue }
+            if event.hiddenFrom.contains(client.connection.userID) { continue }
             if message == nil { message = TextFrame.make(event.message(for: fid)) }
             messages.append((client.connection, message!))
         }

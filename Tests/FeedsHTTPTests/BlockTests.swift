@@ -74,6 +74,27 @@ import Testing
         }
     }
 
+    /// A blocked user's reaction on a third user's activity reaches the watchers of its feed,
+    /// but not the blocker.
+    @Test func eventsOfABlockedUserDoNotReachTheBlocker() async throws {
+        try await TestServer.run { server in
+            for user in ["alice", "bob", "carol"] { try await server.createFeed("user:\(user)", owner: user) }
+            let carols = try #require(try await server.addActivity(as: "carol", text: "carol's")["id"].string)
+            #expect(try await server.api(.POST, "/users/block", as: "alice", json: #"{"blocked_user_id":"bob"}"#).status == 201)
+            let (socket, inbox, connection) = try await server.connected("alice")
+            try await server.watch("user:carol", as: "alice", connectionID: connection)
+            for user in ["bob", "carol"] {
+                let liked = try await server.api(.POST, "/feeds/activities/\(carols)/reactions", as: user, json: #"{"type":"like"}"#)
+                #expect(liked.status == 201, "\(liked.text)")
+            }
+            // Events reach a socket in the order they were written: bob's came first, and was left out.
+            let event = try await inbox.event()
+            #expect(event["type"].string == "feeds.activity.reaction.added", "\(event)")
+            #expect(event["reaction"]["user"]["id"].string == "carol" || event["user"]["id"].string == "carol", "\(event)")
+            try await socket.hangUp()
+        }
+    }
+
     @Test func hostileBlocksChangeNothing() async throws {
         try await TestServer.run { server in
             try await server.createFeed("user:bob", owner: "bob")

@@ -9,12 +9,22 @@ public struct FeedEvent: Sendable, Equatable {
     public var toFollowers: Bool
     /// The event as Stream sends it, a JSON object without its `fid`.
     public var payload: [UInt8]
+    /// The users whose write or content it carries (an activity's author, the reactor or
+    /// commenter): those who blocked them, or whom they blocked, do not get it.
+    public var actors: [String]
+    /// Filled as the event is read for delivery: the users blocked either way with an actor.
+    public var hiddenFrom: Set<String>
 
-    public init(fids: [String], onlyFor: String?, toFollowers: Bool = false, payload: [UInt8]) {
+    public init(
+        fids: [String], onlyFor: String?, toFollowers: Bool = false, payload: [UInt8], actors: [String] = [],
+        hiddenFrom: Set<String> = []
+    ) {
         self.fids = fids
         self.onlyFor = onlyFor
         self.toFollowers = toFollowers
         self.payload = payload
+        self.actors = actors
+        self.hiddenFrom = hiddenFrom
     }
 
     /// The event as a watcher of `fid` gets it.

@@ -108,11 +108,13 @@ public final class PostgresEventBus: EventPublisher, Service {
                 try await client.query(
                     """
                     WITH e AS (
-                        INSERT INTO realtime_events (fids, only_for, to_followers, payload)
-                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p
+                        INSERT INTO realtime_events (fids, only_for, to_followers, payload, actors)
+                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p, ARRAY(SELECT jsonb_array_elements_text(x.a::jsonb))
                         FROM unnest(\(batch.map { $0.fids.joined(separator: " ") })::text[], \(batch.map { $0.onlyFor ?? "" })::text[],
                                     \(batch.map(\.toFollowers))::boolean[],
-                                    \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[]) WITH ORDINALITY AS x(f, o, t, p, n)
+                                    \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[],
+                                    \(batch.map { JSONValue.array($0.actors.map(JSONValue.string)).text })::text[])
+                            WITH ORDINALITY AS x(f, o, t, p, a, n)
                         ORDER BY x.n
                         RETURNING id
                     )
@@ -203,16 +205,23 @@ public final class PostgresEventBus: EventPublisher, Service {
                     CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
                         SELECT DISTINCT w.source_fid FROM follows w
                         WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
+                    ) ELSE '{}' END,
+                    CASE WHEN cardinality(e.actors) > 0 THEN ARRAY(
+                        SELECT ub.blocked_user_id FROM user_blocks ub WHERE ub.user_id = ANY(e.actors)
+                        UNION SELECT ub.user_id FROM user_blocks ub WHERE ub.blocked_user_id = ANY(e.actors)
                     ) ELSE '{}' END
                 FROM realtime_events e, (SELECT \(handlers.watched())::text[] AS fids) here
                 WHERE e.id = ANY(\(ids)) ORDER BY e.id
                 """, logger: logger)
             var events: [FeedEvent] = []
             var followers: [[String]] = []
-            for try await (fids, onlyFor, toFollowers, payload, following) in rows.decode(
-                ([String], String?, Bool, String, [String]).self)
+            for try await (fids, onlyFor, toFollowers, payload, following, hidden) in rows.decode(
+                ([String], String?, Bool, String, [String], [String]).self)
             {
-                events.append(FeedEvent(fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8)))
+                events.append(
+                    FeedEvent(
+                        fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8),
+                        hiddenFrom: Set(hidden)))
                 followers.append(following)
             }
             await handlers.deliver(events, followers)

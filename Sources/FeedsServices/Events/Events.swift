@@ -30,10 +30,11 @@ package struct Events<Store: ActivityStore>: Sendable {
             json.activity(activity, urls: urls, users: &users)
             Self.fields(&json, extra + [("user", actor.flatMap { try? Wire.user($0) } as (any Encodable)?)])
         }
+        let actors = [activity.user.id] + [actor?.id].compactMap { $0 }.filter { $0 != activity.user.id }
         realtime.publish(
             FeedEvent(
                 fids: activity.feeds, onlyFor: Self.audience(activity), toFollowers: Self.inTimelines(activity),
-                payload: json.bytes))
+                payload: json.bytes, actors: actors))
     }
 
     /// A comment's event: its activity (unless `known`) is read for the feeds and the audience, off
