@@ -1,4 +1,5 @@
 import FeedsCDN
+import FeedsMedia
 import Foundation
 import HTTPTypes
 import Metrics
@@ -66,7 +67,12 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard fields[.range] == nil, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil,
             fields[.ifRange] == nil, fields[.connection] == nil
         else { return nil }
-        guard let request = SignedObjectRequest(target), let entry = hot.entry(for: request.hotKey),
+        guard var request = SignedObjectRequest(target) else { return nil }
+        // A variant for a client that takes WebP is another entry (`CDNRoutes.resize`).
+        if !request.parameters.isEmpty, ResizeRequest.acceptsWebP(fields[.accept]) {
+            request.hotKey = HotObjects.key(request.key, parameters: request.parameters + [Substring(CDNRoutes.webpParameter)])
+        }
+        guard let entry = hot.entry(for: request.hotKey),
             cdn.signer.verify(key: request.key, expires: request.expires, signature: request.signature, now: Date()) == .valid
         else { return nil }
         guard cdn.stillStored(entry.object) else {
@@ -87,7 +93,10 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     static func fields(for object: StoredObject, variant: Bool = false) -> HTTPFields {
         var fields = CDNRoutes.headers(key: object.key, mimeType: object.mimeType, etag: object.etag, expires: nil)
         fields[.contentLength] = String(object.size)
-        if variant { fields[CDNRoutes.variantHeader] = VariantCache.Outcome.cached.rawValue }
+        if variant {
+            fields[CDNRoutes.variantHeader] = VariantCache.Outcome.cached.rawValue
+            fields[.vary] = "Accept"
+        }
         CDNSafetyHeaders.apply(to: &fields)
         return fields
     }
@@ -108,6 +117,8 @@ struct SignedObjectRequest {
     var signature: String
     /// The object's key, or for a resized image its key and its parameters (`HotObjects.key`).
     var hotKey: String
+    /// The query's pairs but `Expires` and `Signature`: a resize's.
+    var parameters: [Substring]
 
     init?(_ target: String) {
         // Byte-wise: this runs on every read of a hot object.
@@ -135,6 +146,7 @@ struct SignedObjectRequest {
         self.key = key
         self.expires = String(expires)
         self.signature = String(signature)
+        self.parameters = others
         self.hotKey = HotObjects.key(key, parameters: others)
     }
 }

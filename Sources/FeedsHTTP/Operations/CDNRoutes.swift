@@ -31,13 +31,15 @@ struct CDNRoutes {
             throw FeedsError.notFound("no such file")
         }
         let query = Self.query(request)
-        if let resize = try ResizeRequest(query: query) {
+        if let resize = try Self.resize(request, mimeType: object.mimeType) {
             let (variant, outcome) = try await variants.variant(of: key, mimeType: object.mimeType, request: resize) {
                 object.path
             }
             let file = ServedFile(
                 key: key, path: variant.path, size: variant.size, mimeType: variant.mimeType, etag: variant.etag)
-            let parameters = query.filter { $0.key != "Expires" && $0.key != "Signature" }.map { "\($0.key)=\($0.value)" }
+            let parameters =
+                query.filter { $0.key != "Expires" && $0.key != "Signature" }.map { "\($0.key)=\($0.value)" }
+                + (resize.webp ? [Self.webpParameter] : [])
             return try await Self.respond(with: file, variant: outcome, to: request, context: context, fileIO: fileIO) {
                 guard let stored = cdn.file(at: variant.path, key: key, mimeType: variant.mimeType, etag: variant.etag)
                 else { return nil }
@@ -58,6 +60,19 @@ struct CDNRoutes {
     }
 
     static let variantHeader = HTTPField.Name("X-Feeds-Variant")!
+
+    /// The resize a request's query asks for, in WebP when its `Accept` takes it and the image
+    /// would come out as JPEG or PNG (a video's poster included); nil for no resize.
+    static func resize(_ request: Request, mimeType: String) throws -> ResizeRequest? {
+        guard var resize = try ResizeRequest(query: query(request)) else { return nil }
+        resize.webp =
+            ResizeRequest.acceptsWebP(request.headers[.accept])
+            && ImageResizer.outputType(for: AVTypes.isVideo(mimeType) ? "image/jpeg" : mimeType, webp: true) == "image/webp"
+        return resize
+    }
+
+    /// What a WebP variant adds to its key among the hot objects (`CDNFastPath` adds the same).
+    static let webpParameter = "fmt=webp"
 
     /// A file on local disk to answer with: a stored object, or a variant of one.
     struct ServedFile {
@@ -83,7 +98,10 @@ struct CDNRoutes {
         var headers = Self.headers(
             key: file.key, mimeType: file.mimeType, etag: file.etag,
             expires: request.uri.queryParameters["Expires"].map(String.init))
-        if let variant { headers[variantHeader] = variant.rawValue }
+        if let variant {
+            headers[variantHeader] = variant.rawValue
+            headers[.vary] = "Accept"
+        }
         if let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: { $0.trimmingHeaderSpace() == file.etag || $0 == "*" })
         {

@@ -34,7 +34,7 @@ struct S3RedirectRoutes {
             record.state != .deleted, record.state != .deleting
         else { throw FeedsError.notFound("no such file") }
         // A resize is made here, from a copy of the original fetched once, and served from this node.
-        if let resize = try ResizeRequest(query: CDNRoutes.query(request)) {
+        if let resize = try CDNRoutes.resize(request, mimeType: record.mimeType) {
             let (cdn, variants) = (cdn, variants)
             let (variant, outcome) = try await variants.variant(of: key, mimeType: record.mimeType, request: resize) {
                 try await variants.original(of: key, from: cdn)

@@ -9,6 +9,12 @@ public enum ImageResizer {
 
     /// The format a resize of `mimeType` is written in, or nil when it cannot be resized here
     /// (SVG is never rasterised).
+    public static func outputType(for mimeType: String, webp: Bool) -> String? {
+        let natural = outputType(for: mimeType)
+        return webp && (natural == "image/jpeg" || natural == "image/png") ? "image/webp" : natural
+    }
+
+    /// The same, for a client that takes only the usual formats.
     public static func outputType(for mimeType: String) -> String? {
         switch MediaSniffer.normalized(mimeType) {
         case "image/jpeg", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence": "image/jpeg"
@@ -25,7 +31,7 @@ public enum ImageResizer {
     public static func resize(
         source: String, mimeType: String, request: ResizeRequest, to destination: String
     ) throws -> (mimeType: String, size: ResizePlan.Size) {
-        guard let output = outputType(for: mimeType) else {
+        guard let output = outputType(for: mimeType, webp: request.webp) else {
             throw FeedsError.input("\(mimeType) files cannot be resized; fetch the URL without w and h", field: "w")
         }
         guard let dimensions = try ImageProbe.dimensions(ofFileAt: source) else {

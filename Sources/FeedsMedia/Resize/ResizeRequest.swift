@@ -1,4 +1,5 @@
 import FeedsCore
+import Foundation
 
 /// What a client asks of an image URL: `w`, `h`, `resize` and `crop`, as Stream's CDN takes them.
 public struct ResizeRequest: Sendable, Hashable {
@@ -22,6 +23,9 @@ public struct ResizeRequest: Sendable, Hashable {
     public var height: Int?
     public var mode: Mode
     public var gravity: Gravity
+    /// The client takes WebP (its `Accept` says so): what would come out as JPEG or PNG comes out
+    /// as WebP, a third smaller or more at the same quality.
+    public var webp = false
 
     /// The largest side a client may ask for.
     public static let maximumSide = 4096
@@ -69,5 +73,17 @@ public struct ResizeRequest: Sendable, Hashable {
     /// A stable name for the variant, for cache keys and file names.
     public var variantName: String {
         "\(width.map(String.init) ?? "_")x\(height.map(String.init) ?? "_")-\(mode.rawValue)-\(gravity.rawValue)"
+            + (webp ? "-webp" : "")
+    }
+
+    /// Whether an `Accept` header takes WebP: it names `image/webp` without `q=0`. (`*/*` alone
+    /// does not count: a client that says nothing gets the format it sent.)
+    public static func acceptsWebP(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        return accept.split(separator: ",").contains { range in
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard parts.first == "image/webp" else { return false }
+            return !parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
+        }
     }
 }
