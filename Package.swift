@@ -136,7 +136,11 @@ let package = Package(
                 "FeedsWire",
                 "FeedsRealtime",
                 "FeedsUploads",
+                "FeedsMedia",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The admin console: server-rendered pages for upload rules, uploads and storage.
@@ -192,6 +196,7 @@ let package = Package(
                 "FeedsRealtime",
                 "FeedsAdmin",
                 "FeedsHTTP",
+                "FeedsServices",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

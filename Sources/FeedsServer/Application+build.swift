@@ -5,6 +5,7 @@ import FeedsCore
 import FeedsHTTP
 import FeedsPostgres
 import FeedsRealtime
+import FeedsServices
 import FeedsUploads
 import Foundation
 import HTTPTypes
@@ -84,7 +85,10 @@ public func buildApplication(
         watches: PostgresWatchStore(client: client), members: PostgresMemberStore(client: client),
         pins: PostgresPinStore(client: client), polls: PostgresPollStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
-        requestTimeout: configuration.requestTimeout, readinessTimeout: configuration.readinessTimeout)
+        requestTimeout: configuration.requestTimeout, readinessTimeout: configuration.readinessTimeout,
+        linkPreviews: LinkPreviews(
+            store: PostgresLinkPreviewStore(client: client),
+            fetcher: LinkFetcher(allowedHosts: configuration.linkPreviewHosts)))
     let router = try http.router()
     let adminStore = PostgresAdminStore(client: client)
     let sweeper = makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore)

@@ -42,6 +42,9 @@ public struct FeedsConfiguration: Sendable {
     /// The most `/readyz` may take before it answers 503 (`FEEDS_READINESS_TIMEOUT`): load
     /// balancers poll it with short timeouts of their own.
     public var readinessTimeout: Duration = .seconds(1)
+    /// Hosts GetOG may fetch from wherever they resolve, on any port (`FEEDS_OG_ALLOWED_HOSTS`,
+    /// comma-separated): an intranet's, or the tests' loopback. Every other host must be public.
+    public var linkPreviewHosts: Set<String> = []
     /// The most one SQL statement may run (`FEEDS_DATABASE_TIMEOUT`, PostgreSQL's `statement_timeout`).
     public var databaseStatementTimeout: Duration = .seconds(5)
     /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).

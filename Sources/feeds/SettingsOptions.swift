@@ -152,6 +152,9 @@ struct SettingsOptions: ParsableArguments {
             throw ValidationError("FEEDS_WS_PENDING and FEEDS_WS_PENDING_PER_ADDRESS must be positive numbers")
         }
         configuration.webSocketPending = (pending, pendingPerAddress)
+        if let hosts = reader.string(forKey: "feeds.og.allowed.hosts") {
+            configuration.linkPreviewHosts = Set(hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+        }
         if let webSocketPort = reader.int(forKey: "feeds.ws.port") {
             guard (0...65535).contains(webSocketPort) else { throw ValidationError("FEEDS_WS_PORT must be a port number") }
             configuration.webSocketPort = webSocketPort

@@ -57,6 +57,7 @@ struct APIOperation: Sendable {
         .init(.get, "/api/v2/users", "QueryUsers", .read),
         .init(.post, "/api/v2/users", "UpdateUsers", .write),
         .init(.patch, "/api/v2/users", "UpdateUsersPartial", .write),
+        .init(.get, "/api/v2/og", "GetOG", .read),
         .init(.get, "/api/v2/users/block", "GetBlockedUsers", .read),
         .init(.post, "/api/v2/users/block", "BlockUsers", .write),
         .init(.post, "/api/v2/users/unblock", "UnblockUsers", .write),

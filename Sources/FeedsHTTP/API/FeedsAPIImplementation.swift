@@ -21,6 +21,8 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let memberStore: any MemberStore
     let pinStore: any PinStore
     let pollStore: any PollStore
+    /// GetOG's previews, cached.
+    let linkPreviews: LinkPreviews
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)

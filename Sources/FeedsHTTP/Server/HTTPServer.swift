@@ -39,6 +39,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var requestTimeout: Duration
     /// How long `/readyz` may take.
     package var readinessTimeout: Duration
+    /// GetOG's previews, cached (`LinkPreviews`).
+    package var linkPreviews: LinkPreviews
     package var serverName = "feeds"
     /// The open connections, which `channelHandlers` caps.
     let connections = ConnectionGuard.Count()
@@ -49,7 +51,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         notifications: any NotificationStore, feedGroups: any FeedGroupStore, watches: any WatchStore,
         members: any MemberStore, pins: any PinStore, polls: any PollStore,
         probe: any DatabaseHealth, pendingMigrations: @escaping @Sendable (Logger) async throws -> [String], backend: CDNBackend,
-        hot: HotObjects, requestTimeout: Duration, readinessTimeout: Duration
+        hot: HotObjects, requestTimeout: Duration, readinessTimeout: Duration, linkPreviews: LinkPreviews
     ) {
         (self.store, self.uploads, self.idempotency, self.settingsStore) = (store, uploads, idempotency, settingsStore)
         (self.realtime, self.realtimeEndpoint, self.authenticator, self.rateLimiter) =
@@ -59,6 +61,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         (self.probe, self.pendingMigrations, self.backend, self.hot, self.requestTimeout) =
             (probe, pendingMigrations, backend, hot, requestTimeout)
         self.readinessTimeout = readinessTimeout
+        self.linkPreviews = linkPreviews
         _ = PrometheusMetrics.registry
         ReceiveBufferReuse.apply()
     }
@@ -91,7 +94,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             store: store, uploads: uploads, idempotency: Idempotency(store: idempotency), settingsStore: settingsStore,
             realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
             feedGroups: FeedGroupService(store: feedGroups, settings: uploads.settings), watches: watches,
-            memberStore: members, pinStore: pins, pollStore: polls, deadline: requestTimeout)
+            memberStore: members, pinStore: pins, pollStore: polls, linkPreviews: linkPreviews, deadline: requestTimeout)
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(

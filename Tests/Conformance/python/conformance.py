@@ -3,8 +3,10 @@
 scripts/sdk-conformance.sh starts the server and sets the environment:
 FEEDS_SDK_BASE_URL, FEEDS_SDK_API_KEY, FEEDS_SDK_API_SECRET, FEEDS_SDK_PASS (a label)."""
 
+import http.server
 import os
 import subprocess
+import threading
 import sys
 import tempfile
 import uuid
@@ -29,6 +31,7 @@ import steps_feed_batches  # noqa: F401
 import steps_members  # noqa: F401
 import steps_pins  # noqa: F401
 import steps_polls  # noqa: F401
+import steps_links  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 
@@ -38,6 +41,31 @@ class Made(dict):
 
     def __missing__(self, key):
         raise AssertionError(f"an earlier step did not make {key!r}")
+
+
+PAGE = (b'<html><head><title>Fallback</title><meta property="og:title" content="Sea &amp; Sky">'
+        b'<meta property="og:description" content="Waves, all day"><meta property="og:image" content="/sea.jpg">'
+        b'<meta property="og:site_name" content="Beach News"></head><body></body></html>')
+
+
+def serve_page():
+    """A web page with Open Graph tags on loopback (scripts/sdk-conformance.sh lets the server
+    fetch from 127.0.0.1); its URL."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(PAGE)))
+            self.end_headers()
+            self.wfile.write(PAGE)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/beach"
 
 
 class Run:
@@ -68,6 +96,7 @@ class Run:
             ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "2",
              "-c:v", "libx264", "-pix_fmt", "yuv420p", self.files["clip.mp4"]],
             check=True)
+        self.page_url = serve_page()
         self.urls, self.activities, self.notes = Made(), Made(), []
         self.comments = ()
 

@@ -1,0 +1,131 @@
+import AsyncHTTPClient
+import FeedsCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Fetches a web page for its preview: an outbound request a client chooses the target of, so
+/// held to what cannot reach inside: http and https only, on ports 80 and 443, to hosts whose
+/// every address is public (`PublicAddress`), checked after resolving and connected to the
+/// address checked (so a second answer cannot differ); each redirect (at most 5) checked again;
+/// HTML only, its first megabyte, all in 5 seconds. `allowedHosts` (tests, intranets) may be
+/// anywhere, on any port.
+package struct LinkFetcher: Sendable {
+    let allowedHosts: Set<String>
+    static let maxBytes = 1 << 20
+    static let maxRedirects = 5
+    static let limit = Duration.seconds(5)
+
+    package init(allowedHosts: Set<String> = []) {
+        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+    }
+
+    /// The page at `url` as text, and the URL it ended at after redirects.
+    package func page(_ url: String) async throws -> (html: String, url: URL) {
+        try await withDeadline(Self.limit, orThrow: { Self.refused("the page did not answer in 5 seconds") }) {
+            var current = try Self.parse(url)
+            for _ in 0...Self.maxRedirects {
+                switch try await fetch(current) {
+                case .page(let html): return (html, current)
+                case .redirect(let location):
+                    guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
+                        throw Self.refused("the page redirects to \(location.prefix(200)), not a URL")
+                    }
+                    current = try Self.parse(next.absoluteString)
+                }
+            }
+            throw Self.refused("the page redirects more than \(Self.maxRedirects) times")
+        }
+    }
+
+    private enum Outcome {
+        case page(String)
+        case redirect(String)
+    }
+
+    private func fetch(_ url: URL) async throws -> Outcome {
+        guard let host = url.host?.lowercased() else { throw Self.refused("the URL has no host") }
+        let allowed = allowedHosts.contains(host)
+        if !allowed, let port = url.port, port != 80, port != 443 {
+            throw Self.refused("links are fetched on ports 80 and 443 only")
+        }
+        let address = try await Self.address(of: host, anywhere: allowed)
+        var configuration = HTTPClient.Configuration()
+        configuration.dnsOverride = [host: address]
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(5))
+        configuration.decompression = .disabled
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        defer { client.shutdown { _ in } }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "Feeds link preview")
+        request.headers.add(name: "Accept", value: "text/html,application/xhtml+xml")
+        request.headers.add(name: "Accept-Encoding", value: "identity")
+        let response = try await client.execute(request, timeout: .seconds(5))
+        if (300..<400).contains(Int(response.status.code)), let location = response.headers.first(name: "Location") {
+            return .redirect(location)
+        }
+        guard response.status == .ok else { throw Self.refused("the page answered \(response.status.code)") }
+        let type = (response.headers.first(name: "Content-Type") ?? "").lowercased()
+        guard type.hasPrefix("text/html") || type.hasPrefix("application/xhtml+xml") else {
+            throw Self.refused("the link is \(type.isEmpty ? "of no type" : type.prefix(100)), not an HTML page")
+        }
+        var body = ByteBuffer()
+        for try await chunk in response.body {
+            body.writeImmutableBuffer(chunk.getSlice(at: chunk.readerIndex, length: min(chunk.readableBytes, Self.maxBytes - body.readableBytes))!)
+            if body.readableBytes >= Self.maxBytes { break }
+        }
+        return .page(String(decoding: body.readableBytesView, as: UTF8.self))
+    }
+
+    /// `text` as a URL we fetch: http or https, a host, no user or password.
+    static func parse(_ text: String) throws -> URL {
+        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { throw FeedsError.input("url must be an http or https URL of at most 2048 characters", field: "url") }
+        guard url.user == nil, url.password == nil else {
+            throw FeedsError.input("url must not hold a user or password", field: "url")
+        }
+        return url
+    }
+
+    /// An address of `host` to connect to: every one it resolves to must be public, unless
+    /// `anywhere`. Resolved on a thread of its own (getaddrinfo blocks).
+    static func address(of host: String, anywhere: Bool) async throws -> String {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let addresses: [String] = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: resolve(bare)) }
+        }
+        guard let first = addresses.first else { throw refused("\(host.prefix(200)) does not resolve") }
+        guard anywhere || addresses.allSatisfy(PublicAddress.isPublic) else {
+            throw refused("\(host.prefix(200)) is not on the public internet")
+        }
+        return first
+    }
+
+    private static func resolve(_ host: String) -> [String] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
+        defer { freeaddrinfo(list) }
+        var addresses: [String] = []
+        var node = list
+        while let info = node?.pointee {
+            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            if getnameinfo(info.ai_addr, info.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 {
+                addresses.append(String(cString: buffer))
+            }
+            node = info.ai_next
+        }
+        return addresses
+    }
+
+    static func refused(_ why: String) -> FeedsError {
+        FeedsError.input("no preview: \(why)", field: "url")
+    }
+}

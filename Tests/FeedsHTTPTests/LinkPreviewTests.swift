@@ -1,0 +1,153 @@
+import FeedsCore
+import FeedsMedia
+import FeedsPostgres
+import FeedsTestSupport
+import Foundation
+import Testing
+
+/// GetOG through the real server against a real web server on loopback (allowed for the test
+/// with `FEEDS_OG_ALLOWED_HOSTS`): the page's tags, the cache, redirects and their limit, and
+/// every target that must not be fetched.
+@Suite struct LinkPreviewTests {
+    /// A web server on loopback: `/page` is a page with Open Graph tags, `/r/N` redirects N + 1 times
+    /// before it, `/text` is plain text, `/big` is 2 MB of HTML with its tags past the first megabyte.
+    /// Each request is one line in `log`.
+    static let script = #"""
+        import http.server, sys
+        PAGE = (b'<html><head><title>Fallback</title><meta property="og:title" content="Sea &amp; Sky">'
+                b"<meta property='og:description' content='Waves, all day'><meta property=og:image content=/img/sea.jpg>"
+                b'<meta property="og:site_name" content="Beach News"><meta property="og:type" content="article">'
+                b'</head><body><meta property="og:title" content="not this"></body></html>')
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                with open(sys.argv[2], "a") as log: log.write(self.path + "\n")
+            def send(self, status, kind, body, headers=()):
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                for name, value in headers: self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def do_GET(self):
+                if self.path == "/page": self.send(200, "text/html; charset=utf-8", PAGE)
+                elif self.path.startswith("/r/"):
+                    n = int(self.path[3:])
+                    self.send(302, "text/html", b"", [("Location", "/page" if n == 0 else "/r/%d" % (n - 1))])
+                elif self.path == "/text": self.send(200, "text/plain", b"just text")
+                elif self.path == "/big": self.send(200, "text/html", b"<html><head>" + b" " * (2 << 20) + PAGE)
+                else: self.send(404, "text/html", b"no")
+        http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+        """#
+
+    /// Runs `body` with the web server's base URL and its request log.
+    static func withWebServer(_ body: (String, URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("server.py")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("requests.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let port = try freeLoopbackPort()
+        let python = try #require(Subprocess.find("python3"), "python3 runs the test's web server")
+        let pid = try Subprocess.spawn([python, script.path, String(port), log.path])
+        defer { kill(pid, SIGKILL) }
+        let base = "http://127.0.0.1:\(port)"
+        try await eventually("the web server answers") {
+            (try? await TestServer.send(.GET, base + "/page").status) == 200
+        }
+        try await body(base, log)
+    }
+
+    static func requests(_ log: URL) throws -> [String] {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aPageIsReadOnceADayAndFollowedThroughRedirects() async throws {
+        try await Self.withWebServer { base, log in
+            try await TestServer.run(configure: { $0.linkPreviewHosts = ["127.0.0.1"] }) { server in
+                let url = base + "/page"
+                let reply = try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(url))")
+                #expect(reply.status == 200, "\(reply.text)")
+                #expect(reply.body["title"].string == "Sea & Sky" && reply.body["text"].string == "Waves, all day", "\(reply.text)")
+                #expect(reply.body["image_url"].string == base + "/img/sea.jpg" && reply.body["author_name"].string == "Beach News")
+                #expect(reply.body["og_scrape_url"].string == url && reply.body["title_link"].string == url)
+                #expect(reply.body["type"].string == "article")
+                // Again: from the cache, the web server not asked.
+                let before = try Self.requests(log).count
+                let cached = try await server.api(.GET, "/og", as: "bob", query: "&url=\(Self.escaped(url))")
+                #expect(cached.body.without("duration") == reply.body.without("duration"))
+                #expect(try Self.requests(log).count == before)
+
+                let redirected = try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(base + "/r/4"))")
+                #expect(redirected.status == 200 && redirected.body["title"].string == "Sea & Sky", "\(redirected.text)")
+                #expect(redirected.body["title_link"].string == url)
+                expectAPIError(
+                    try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(base + "/r/5"))"), status: 400, code: 4,
+                    field: "url")
+                expectAPIError(
+                    try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(base + "/text"))"), status: 400, code: 4)
+                // Only the first megabyte is read: the tags past it are not seen.
+                let big = try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(base + "/big"))")
+                #expect(big.status == 200 && big.body["title"] == .null, "\(big.text.prefix(300))")
+            }
+        }
+    }
+
+    /// Without the allowance, loopback (by any name), private and metadata addresses, other
+    /// schemes and ports, and credentials in the URL are refused before anything is fetched.
+    @Test func targetsInsideAreNeverFetched() async throws {
+        try await Self.withWebServer { base, log in
+            try await TestServer.run { server in
+                let port = URL(string: base)!.port!
+                for url in [
+                    base + "/page", "http://localhost:\(port)/page", "http://[::1]:\(port)/page", "http://127.1/page",
+                    "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[::ffff:127.0.0.1]/page",
+                    "http://0.0.0.0/", "file:///etc/passwd", "ftp://example.com/", "gopher://127.0.0.1/",
+                    "http://user:pass@example.com/", "http://example.com:8080/", "not a url", "",
+                    "http://" + String(repeating: "a", count: 3000) + ".com/",
+                ] {
+                    let reply = try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(url))")
+                    #expect(reply.status == 400, "\(url): \(reply.text)")
+                }
+                #expect(try Self.requests(log).allSatisfy { $0 == "/page" } && Self.requests(log).count == 1, "only the readiness probe")
+            }
+        }
+    }
+
+    @Test func addressesAreSortedIntoPublicAndNot() {
+        for address in ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "93.184.216.34"] {
+            #expect(PublicAddress.isPublic(address), "\(address)")
+        }
+        for address in [
+            "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+            "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "::ffff:127.0.0.1",
+            "::ffff:10.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::1", "2001:db8::1", "ff02::1", "localhost", "", "1.2.3",
+        ] {
+            #expect(!PublicAddress.isPublic(address), "\(address)")
+        }
+    }
+
+    @Test func tagsAreReadAsPagesWriteThem() {
+        let graph = OpenGraph.parse(
+            #"<HTML><HEAD><META NAME="twitter:title" CONTENT="T"><meta content="D &#x263A; &#9731;" name="description">"#
+                + #"<title> Plain   title </title><meta property="og:image" content="x.png"/></HEAD>"#)
+        #expect(graph.title == "T" && graph.description == "D ☺ ☃" && graph.image == "x.png")
+        #expect(OpenGraph.parse("<title>Only &lt;this&gt;</title>").title == "Only <this>")
+        #expect(OpenGraph.parse("<meta property=\"og:title\" content=\"unterminated").title == nil)
+        #expect(OpenGraph.parse(String(repeating: "<", count: 100_000)).title == nil)
+    }
+
+    static func escaped(_ url: String) -> String {
+        url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
+    }
+}
+
+extension JSONValue {
+    /// The object without `key`.
+    fileprivate func without(_ key: String) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object[key] = nil
+        return .object(object)
+    }
+}
