@@ -8,7 +8,7 @@ extension FeedsAPIImplementation {
     func blockUsers(_ input: Operations.BlockUsers.Input) async throws -> Operations.BlockUsers.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let user = try request.actingUser(body.userId ?? body.user?.id)
+        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
         let block = try await store.block(try Self.blockedID(body.blockedUserId), by: user, logger: request.logger)
         return .created(
             .init(
@@ -21,14 +21,14 @@ extension FeedsAPIImplementation {
     func unblockUsers(_ input: Operations.UnblockUsers.Input) async throws -> Operations.UnblockUsers.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let user = try request.actingUser(body.userId ?? body.user?.id)
+        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
         try await store.unblock(try Self.blockedID(body.blockedUserId), by: user, logger: request.logger)
         return .created(.init(body: .json(.init(duration: request.duration))))
     }
 
     func getBlockedUsers(_ input: Operations.GetBlockedUsers.Input) async throws -> Operations.GetBlockedUsers.Output {
         let request = try request
-        let user = try request.actingUser(input.query.userId)
+        let user = try Self.actingUser(request, input.query.userId)
         let blocks = try await store.blocks(by: user, limit: 100, logger: request.logger)
         return .ok(
             .init(
