@@ -15,15 +15,27 @@ actor MigratedTemplate {
 
     private var building: Task<String, any Error>?
 
-    /// The template's name, built on first use in this process.
+    /// The template's name, built on first use in this process. One build for every caller: a
+    /// build that failed once made each waiting test start its own, and all but one of those
+    /// failed ("already exists", CI at efbb88e). The build retries instead.
     func name(_ admin: PostgresClient.Configuration) async throws -> String {
-        if let building, let name = try? await building.value { return name }
-        let task = Task { try await Self.build(admin) }
-        building = task
-        return try await task.value
+        if building == nil { building = Task { try await Self.build(admin) } }
+        return try await building!.value
     }
 
     private static func build(_ admin: PostgresClient.Configuration) async throws -> String {
+        for attempt in 1... {
+            do {
+                return try await buildOnce(admin)
+            } catch where attempt < 5 {
+                TestDatabase.logger.warning("building the migrated template again", metadata: ["error": "\(error)"])
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
+        fatalError("unreachable")
+    }
+
+    private static func buildOnce(_ admin: PostgresClient.Configuration) async throws -> String {
         let migrations = try Migration.bundled()
         let digest = migrations.map(\.checksum).joined().utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
             ($0 ^ UInt64($1)) &* 1_099_511_628_211  // FNV-1a: a short, stable name
@@ -44,13 +56,23 @@ actor MigratedTemplate {
         _ = try await TestDatabase.withClient(configuration) { client in
             try await Migrator(client: client).migrate(migrations, logger: logger)
             // Nothing left for autovacuum to do here: a worker connected to the template makes
-            // every copy of it fail ("being accessed by other users").
+            // every copy of it fail ("being accessed by other users"). Connections are refused
+            // once it is complete, so autovacuum visits it only against wraparound.
             _ = try await client.query("VACUUM ANALYZE", logger: logger)
         }
         try await TestDatabase.withClient(admin) { client in
-            _ = try await client.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(draft) RENAME TO \(name)"), logger: logger)
-            // No connections to it, then: autovacuum visits such a database only against wraparound.
-            _ = try await client.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(name) WITH ALLOW_CONNECTIONS false"), logger: logger)
+            // A rename needs the draft to itself: the migrations' sessions may still be ending, or
+            // autovacuum may have looked in ("being accessed by other users").
+            _ = try await client.query(
+                PostgresQuery(unsafeSQL: "ALTER DATABASE \(draft) WITH ALLOW_CONNECTIONS false"), logger: logger)
+            _ = try await client.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(draft)", logger: logger)
+            do {
+                _ = try await client.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(draft) RENAME TO \(name)"), logger: logger)
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
+                // Another process (a second test binary on this cluster) made it first.
+                _ = try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(draft)"), logger: logger)
+            }
         }
         return name
     }
