@@ -109,9 +109,15 @@ public struct TestServer: Sendable {
             }
             try await group.run()
         }
-        var iterator = ports.makeAsyncIterator()
-        var webSocketIterator = webSocketPorts.makeAsyncIterator()
-        guard let port = await iterator.next(), let webSocketPort = await webSocketIterator.next() else {
+        // A start that never ends fails the test by name (twice a local run hung here, idle, with
+        // a server's temp directory open and nothing else running), rather than holding the suite.
+        let listening = try await hangGuard("the test server's start", seconds: 300) { () -> (Int, Int)? in
+            var iterator = ports.makeAsyncIterator()
+            var webSocketIterator = webSocketPorts.makeAsyncIterator()
+            guard let port = await iterator.next(), let webSocketPort = await webSocketIterator.next() else { return nil }
+            return (port, webSocketPort)
+        }
+        guard let (port, webSocketPort) = listening else {
             _ = try? await running.value
             return false
         }
