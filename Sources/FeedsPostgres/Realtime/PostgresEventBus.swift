@@ -127,10 +127,12 @@ public final class PostgresEventBus: EventPublisher, Service {
     }
 
     public func run() async throws {
+        // The listen is cancelled at shutdown but not waited for, as `AppSettingsListener`'s.
+        let listening = Task { await self.listen() }
+        defer { listening.cancel() }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.listener.run() }
-                group.addTask { await self.listen() }
                 group.addTask { await self.expireOld() }
             }
         }

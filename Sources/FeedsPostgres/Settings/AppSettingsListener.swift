@@ -25,12 +25,11 @@ public struct AppSettingsListener: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await listen() }
-                group.addTask { await refreshPeriodically() }
-            }
-        }
+        // The listen is cancelled at shutdown but not waited for: once its connection had been
+        // killed, a shutdown on a loaded CI machine waited for it past 120 s (7bf7dc3).
+        let listening = Task { await listen() }
+        defer { listening.cancel() }
+        await cancelWhenGracefulShutdown { await refreshPeriodically() }
     }
 
     /// Loads the settings now and takes them if newer; failures are logged, the next reload retries.
