@@ -118,7 +118,7 @@ package struct LinkFetcher: Sendable {
         while let info = node?.pointee {
             var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             if getnameinfo(info.ai_addr, info.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 {
-                addresses.append(String(cString: buffer))
+                addresses.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
             node = info.ai_next
         }
