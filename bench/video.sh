@@ -35,10 +35,7 @@ cli() {
   ffprobe -v error -protocol_whitelist file -f mov -show_entries \
     format=duration:stream=codec_type,codec_name,width,height:stream_disposition=attached_pic:stream_side_data=rotation \
     -of json "file:$dir/video.mp4" >/dev/null
-  # The poster probes first (its size and where to seek), then takes the frame.
-  ffprobe -v error -protocol_whitelist file -f mov -show_entries \
-    format=duration:stream=codec_type,codec_name,width,height:stream_disposition=attached_pic:stream_side_data=rotation \
-    -of json "file:$dir/video.mp4" >/dev/null
+  # The poster takes the frame with what that probe found.
   ffmpeg -nostdin -v error -threads 1 -filter_threads 1 -protocol_whitelist file -ss 1 -f mov -i "file:$dir/video.mp4" \
     -map 0:v:0 -frames:v 1 -an -sn -dn -vf "scale=w='min(1920,iw)':h='min(1920,ih)':force_original_aspect_ratio=decrease" \
     -map_metadata -1 -fflags +bitexact -flags:v +bitexact -f image2 -update 1 -c:v mjpeg -q:v 3 -y "file:$dir/poster.jpg"

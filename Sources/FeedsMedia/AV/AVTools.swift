@@ -48,8 +48,11 @@ public struct AVTools: Sendable {
     /// or the first when it is shorter.
     ///
     /// - Throws: `FeedsError` (`.input`) when the file has no picture ffmpeg can take one from in time.
-    public func poster(of path: String, mimeType: String, to destination: String) async throws {
-        guard let demuxer = AVTypes.demuxer(for: mimeType), let info = await probe(path, mimeType: mimeType),
+    /// `known` is what a probe found already (an upload's), so that it is not probed twice.
+    public func poster(of path: String, mimeType: String, known: MediaInfo? = nil, to destination: String) async throws {
+        var found = known
+        if found == nil { found = await probe(path, mimeType: mimeType) }
+        guard let demuxer = AVTypes.demuxer(for: mimeType), let info = found,
             let width = info.width, let height = info.height
         else { throw FeedsError.input("this file has no picture to take a poster from", field: "w") }
         guard width * height <= Self.maxPixels else {

@@ -27,8 +27,10 @@ package struct ImageVariants: Sendable {
 
     /// The variant of `key` (a `mimeType` object) that `request` asks for. `source` gives the
     /// path of the original: the object itself on local disk, or a fetched copy.
+    /// `media`: a video's probe, when its upload made one.
     package func variant(
-        of key: ObjectKey, mimeType: String, request: ResizeRequest, source: @escaping @Sendable () async throws -> String
+        of key: ObjectKey, mimeType: String, request: ResizeRequest, media: MediaInfo? = nil,
+        source: @escaping @Sendable () async throws -> String
     ) async throws -> (VariantCache.Entry, VariantCache.Outcome) {
         let isVideo = AVTypes.isVideo(mimeType)
         guard ImageResizer.outputType(for: mimeType) != nil || isVideo else {
@@ -36,7 +38,7 @@ package struct ImageVariants: Sendable {
         }
         let name = "\(key.rawValue)#\(request.variantName)"
         let make: @Sendable (String) async throws -> String = { [self] destination in
-            let (original, type) = isVideo ? (try await poster(of: key, mimeType: mimeType, source: source), "image/jpeg") : (try await source(), mimeType)
+            let (original, type) = isVideo ? (try await poster(of: key, mimeType: mimeType, media: media, source: source), "image/jpeg") : (try await source(), mimeType)
             try await resizes.acquire()
             defer { resizes.release() }
             return try await BlockingIO.run {
@@ -52,14 +54,16 @@ package struct ImageVariants: Sendable {
 
     /// The path of the poster of the video `key`, made once.
     private func poster(
-        of key: ObjectKey, mimeType: String, source: @escaping @Sendable () async throws -> String
+        of key: ObjectKey, mimeType: String, media: MediaInfo?, source: @escaping @Sendable () async throws -> String
     ) async throws -> String {
-        guard let media else { throw FeedsError(.unavailable, "this server cannot read videos: ffmpeg is not installed") }
+        guard let tools = self.media else {
+            throw FeedsError(.unavailable, "this server cannot read videos: ffmpeg is not installed")
+        }
         return try await cache.file("\(key.rawValue)#poster") { [resizes] destination in
             let original = try await source()
             try await resizes.acquire()
             defer { resizes.release() }
-            try await media.poster(of: original, mimeType: mimeType, to: destination)
+            try await tools.poster(of: original, mimeType: mimeType, known: media, to: destination)
             return "image/jpeg"
         }.0.path
     }

@@ -107,10 +107,12 @@ package struct UploadPipeline: Sendable {
 
     /// Makes the variants of a just-stored image ahead of their first request. `temp` is the
     /// upload's temp file, still there when the store copied it (S3) and renamed when it did not.
-    package func precompute(_ requests: [ResizeRequest], of key: ObjectKey, mimeType: String, temp: URL) async throws {
+    package func precompute(
+        _ requests: [ResizeRequest], of key: ObjectKey, mimeType: String, media: MediaInfo? = nil, temp: URL
+    ) async throws {
         let source = cdn.localPath(for: key) ?? temp.path
         for request in requests {
-            _ = try await variants.variant(of: key, mimeType: mimeType, request: request) { source }
+            _ = try await variants.variant(of: key, mimeType: mimeType, request: request, media: media) { source }
         }
     }
 
@@ -144,7 +146,9 @@ package struct UploadPipeline: Sendable {
         // A video's poster is made now, so that its first viewer does not wait for ffmpeg.
         for (job, record) in zip(jobs, records) where job.checked.media?.hasVideo == true {
             do {
-                try await precompute([AttachmentURLs.thumbnail], of: record.key, mimeType: record.mimeType, temp: job.checked.file.url)
+                try await precompute(
+                    [AttachmentURLs.thumbnail], of: record.key, mimeType: record.mimeType, media: job.checked.media,
+                    temp: job.checked.file.url)
             } catch {
                 logger.warning("could not make a video's poster", metadata: ["key": "\(record.key)", "error": "\(error)"])
             }
