@@ -30,11 +30,11 @@ extension FeedsAPIImplementation {
                 },
                 uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
                 limit: uploads.streamLimit(settings))
-            let response = try await afterBody("AddActivity", files: multipart.uploads.map(\.file)) { [self] in
+            let response = try await afterBody("AddActivity", files: multipart.files.map(\.file)) { [self] in
                 try await idempotency.run(
-                    key: key, request: request,
+                    key: key, principal: request.principal, logger: request.logger,
                     content: ["AddActivity", try Idempotency.canonical(multipart.request)]
-                        + multipart.uploads.map { "\($0.upload.file)=\($0.file.sha256)" }
+                        + multipart.files.map { "\($0.file.part)=\($0.file.sha256)" }
                 ) { claim in
                     let urls = uploads.urls
                     let respond: @Sendable (Activity) throws -> Components.Schemas.AddActivityResponse = { activity in
@@ -49,7 +49,7 @@ extension FeedsAPIImplementation {
                         return try Idempotency.recorded(response)
                     }
                     let activity = try await add(
-                        multipart.request, uploads: multipart.uploads, settings: settings, recording: recording, request: request)
+                        multipart.request, uploads: multipart.files, settings: settings, recording: recording, request: request)
                     return try recorded.withLockedValue { $0 } ?? respond(activity)
                 }
             }
@@ -62,7 +62,8 @@ extension FeedsAPIImplementation {
     func addActivity(_ body: Components.Schemas.AddActivityRequest, idempotencyKey key: String?) async throws -> ByteBuffer {
         let request = try request
         return try await idempotency.run(
-            key: key, request: request, content: ["AddActivity", try Idempotency.canonical(body)]
+            key: key, principal: request.principal, logger: request.logger,
+            content: ["AddActivity", try Idempotency.canonical(body)]
         ) { claim in
             let urls = uploads.urls
             let render: @Sendable (Activity) -> ByteBuffer = { activity in
@@ -88,103 +89,25 @@ extension FeedsAPIImplementation {
         }
     }
 
-    /// Validates, stores the files, then writes the activity; if the write fails the files go again.
+    /// The request as the `Activities` service takes it: checked, then added.
     private func add(
-        _ body: Components.Schemas.AddActivityRequest,
-        uploads files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
-        settings: AppSettings, recording: IdempotentRecord<Activity>?, request: AuthenticatedRequest
+        _ body: Components.Schemas.AddActivityRequest, uploads files: [AttachedFile], settings: AppSettings,
+        recording: IdempotentRecord<Activity>?, request: AuthenticatedRequest
     ) async throws -> Activity {
         try DeclaredBounds.check(body)
         if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
         }
-        let userID = try request.actingUser(body.userId)
-        let given = try await uploads.linker.link(
-            try body.attachments?.map { try recode($0) } ?? [], principal: request.principal, logger: request.logger
-        )
         var draft = try ActivityDraft(
-            id: body.id, type: body._type, userID: userID, text: body.text, feeds: body.feeds,
+            id: body.id, type: body._type, userID: try request.actingUser(body.userId), text: body.text, feeds: body.feeds,
             visibility: body.visibility?.rawValue, visibilityTag: body.visibilityTag,
             restrictReplies: body.restrictReplies?.rawValue,
-            custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
-            attachments: given
-        )
+            custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, attachments: nil)
         draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
-        // The poll is read before the write: the reply recorded in the write's transaction shows it too.
-        var recording = recording
-        var poll: Poll?
-        if let pollID = body.pollId {
-            draft.pollID = try await polls.attachable(pollID, to: userID, principal: request.principal, logger: request.logger)
-            poll = try await polls.poll(pollID, viewer: request.principal, reader: userID, logger: request.logger)
-            recording = recording.map { record in
-                IdempotentRecord(principal: record.principal, key: record.key) { [poll] activity in
-                    var shown = activity
-                    shown.poll = poll
-                    return try record.reply(shown)
-                }
-            }
-        }
-        try await feedGroups.require(draft.feeds, logger: request.logger)
-        let stored = try await storeFiles(files, owner: userID, settings: settings, request: request)
-        draft.attachments += stored.map(\.attachment)
-        var activity: Activity
-        do {
-            activity = try await store.addActivity(draft, by: request.principal, recording: recording, logger: request.logger)
-        } catch {
-            await uploads.discard(stored.map(\.record.key), logger: request.logger)
-            throw error
-        }
-        activity.poll = poll
-        events.activity("feeds.activity.added", activity, actor: activity.user)
-        if body.createNotificationActivity == true {
-            // A mention copies no custom data: AddActivity's copy_custom_to_notification is
-            // deprecated in Stream's spec (notification_context carries the target instead).
-            let drafts = (body.mentionedUserIds ?? []).map {
-                NotificationDraft.mention(of: $0, in: activity, copyCustom: false)
-            }
-            try await notifier.notifyReaders(drafts, of: activity.id, logger: request.logger)
-        }
-        return activity
-    }
-
-    /// Checks the files a create sent with it (size, sniffed type, the upload rules) and stores
-    /// them through the uploader, for an activity or a comment alike; all or none.
-    func storeFiles(
-        _ files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)], owner: String, settings: AppSettings,
-        request: AuthenticatedRequest
-    ) async throws -> [(record: ObjectRecord, attachment: StoredAttachment)] {
-        guard !files.isEmpty else { return [] }
-        var jobs: [UploadPipeline.Job] = []
-        for (index, entry) in files.enumerated() {
-            let checked = await uploads.describe(
-                try FileChecker.check(
-                    entry.file, imageOnly: entry.upload._type == "image", settings: settings,
-                    storageLimit: uploads.cdn.maxAttachmentSize, field: "attachment_uploads[\(index)]"),
-                attachmentType: entry.upload._type, logger: request.logger)
-            jobs.append(UploadPipeline.Job(
-                checked: checked, kind: checked.isImage ? .image : .file,
-                payload: UploadedPayload.make(
-                    for: checked, type: entry.upload._type, title: entry.upload.title,
-                    custom: try entry.upload.custom.map { try recode($0) })
-            ))
-        }
-        return try await uploads.store(jobs, owner: owner, logger: request.logger)
-    }
-
-    /// Attachments an update sends, linked as a create links them; the objects the activity holds
-    /// already may be sent back by its editor, as a GET returned them (read only when an object
-    /// is not the caller's). The store's transaction refuses any object claimed for deletion meanwhile.
-    private func link(
-        _ given: [JSONObject], into id: String, request: AuthenticatedRequest, field: String
-    ) async throws -> [StoredAttachment] {
-        let (store, logger) = (store, request.logger)
-        return try await uploads.linker.link(
-            given, principal: request.principal,
-            held: {
-                let held = try await store.activity(id: id, viewer: .server, logger: logger)?.attachments ?? []
-                return Set(held.compactMap(\.objectKey))
-            },
-            field: field, logger: logger)
+        return try await activities.add(
+            draft, given: try body.attachments?.map { try recode($0) } ?? [], files: files, pollID: body.pollId,
+            mentions: body.createNotificationActivity == true ? body.mentionedUserIds ?? [] : nil, settings: settings,
+            recording: recording, principal: request.principal, logger: request.logger)
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
@@ -202,26 +125,17 @@ extension FeedsAPIImplementation {
         try DeclaredBounds.check(body)
         _ = try request.principal.actingUser(requested: body.userId)
         let custom: JSONObject = try body.custom.map { try FreeForm.object($0.additionalProperties) } ?? [:]
-        let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
-        let principal = request.principal
-        let attachments = try await link(given, into: input.path.id, request: request, field: "attachments")
-        let groups = feedGroups.current
-        let activity = try await store.updateActivity(id: input.path.id, by: request.principal, logger: request.logger) {
-            current in
-            guard principal.mayModify(ownedBy: current.user.id) else {
-                throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
-            }
+        let activity = try await activities.update(
+            input.path.id, given: try body.attachments?.map { try recode($0) } ?? [], attachmentsField: "attachments",
+            feedsField: "feeds", principal: request.principal, logger: request.logger
+        ) { current, linked in
             // A full replace: what the body leaves out is cleared, but the type, owner and feeds stay.
-            let draft = try ActivityDraft(
+            try ActivityDraft(
                 id: current.id, type: current.type, userID: current.user.id, text: body.text,
                 feeds: body.feeds ?? current.feeds, visibility: body.visibility?.rawValue,
                 visibilityTag: body.visibilityTag, restrictReplies: body.restrictReplies?.rawValue, custom: custom,
-                attachments: attachments
-            )
-            try groups.requireAll(draft.feeds)
-            return draft
+                attachments: linked)
         }
-        events.activity("feeds.activity.updated", activity, actor: activity.user)
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
@@ -232,37 +146,18 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         _ = try request.principal.actingUser(requested: body.userId)
         let patch = ActivityPatch(set: try body.set.map { try recode($0) } ?? [:], unset: body.unset ?? [])
-        let principal = request.principal
-        var linking: [StoredAttachment]?
-        if let given = try patch.requestedAttachments() {
-            linking = try await link(given, into: input.path.id, request: request, field: "set.attachments")
-        }
-        let linked = linking
-        let groups = feedGroups.current
-        let activity = try await store.updateActivity(id: input.path.id, by: request.principal, logger: request.logger) {
-            current in
-            guard principal.mayModify(ownedBy: current.user.id) else {
-                throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
-            }
-            let draft = try patch.apply(to: current, linked: linked)
-            try groups.requireAll(draft.feeds, field: "set.feeds")
-            return draft
-        }
-        events.activity("feeds.activity.updated", activity, actor: activity.user)
+        let activity = try await activities.update(
+            input.path.id, given: try patch.requestedAttachments(), attachmentsField: "set.attachments", feedsField: "set.feeds",
+            principal: request.principal, logger: request.logger
+        ) { current, linked in try patch.apply(to: current, linked: linked) }
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
         let request = try request
-        let principal = request.principal
-        let before = try await activitiesForEvents([input.path.id], request: request)
-        let deleted = try await store.deleteActivities(
-            ids: [input.path.id], hard: input.query.hardDelete ?? false, logger: request.logger,
-            mayDelete: { principal.mayModify(ownedBy: $0) }
-        )
+        let deleted = try await activities.delete(
+            [input.path.id], hard: input.query.hardDelete ?? false, principal: request.principal, logger: request.logger)
         guard !deleted.isEmpty else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
-        publishDeleted(before, deleted)
-        try await notifier.unnotify(activities: deleted, logger: request.logger)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
@@ -271,15 +166,8 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let reader = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        let principal = request.principal
-        try await store.restoreActivity(
-            id: input.path.id, logger: request.logger, mayRestore: { principal.mayModify(ownedBy: $0) })
-        guard
-            let activity = try await store.queryActivities(
-                .one(input.path.id, viewer: principal, ownFieldsOf: reader), logger: request.logger
-            ).activities.first
-        else { throw FeedsError.notFound("activity \(input.path.id) does not exist") }
-        events.activity("feeds.activity.restored", activity, actor: activity.user)
+        let activity = try await activities.restore(
+            input.path.id, reader: reader, principal: request.principal, logger: request.logger)
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
@@ -290,29 +178,8 @@ extension FeedsAPIImplementation {
         guard (1...ActivityQuery.maxLimit).contains(body.ids.count) else {
             throw FeedsError.input("ids must name 1 to \(ActivityQuery.maxLimit) activities", field: "ids")
         }
-        let principal = request.principal
-        let before = try await activitiesForEvents(body.ids, request: request)
-        let deleted = try await store.deleteActivities(
-            ids: body.ids, hard: body.hardDelete ?? false, logger: request.logger,
-            mayDelete: { principal.mayModify(ownedBy: $0) }
-        )
-        publishDeleted(before, deleted)
-        try await notifier.unnotify(activities: deleted, logger: request.logger)
+        let deleted = try await activities.delete(
+            body.ids, hard: body.hardDelete ?? false, principal: request.principal, logger: request.logger)
         return .created(.init(body: .json(.init(deletedIds: deleted, duration: request.duration))))
-    }
-
-    /// The activities a delete names, as they were, for its events (a hard delete leaves nothing
-    /// to read after): one query, as QueryActivities reads by id.
-    private func activitiesForEvents(_ ids: [String], request: AuthenticatedRequest) async throws -> [String: Activity] {
-        var query = ActivityQuery(viewer: .server, limit: ActivityQuery.maxLimit)
-        query.ids = Array(Set(ids))
-        let found = try await store.queryActivities(query, logger: request.logger).activities
-        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    private func publishDeleted(_ before: [String: Activity], _ deleted: [String]) {
-        for id in deleted {
-            if let activity = before[id] { events.activity("feeds.activity.deleted", activity, actor: activity.user) }
-        }
     }
 }

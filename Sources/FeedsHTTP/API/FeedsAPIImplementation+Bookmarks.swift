@@ -5,7 +5,7 @@ import FeedsWire
 
 /// AddBookmark, UpdateBookmark, DeleteBookmark, QueryBookmarks, QueryBookmarkFolders,
 /// UpdateBookmarkFolder and DeleteBookmarkFolder. A user sees and changes only their own
-/// bookmarks and folders; the server names the user.
+/// bookmarks and folders; the server names the user. The workflow is the `Bookmarks` service's.
 extension FeedsAPIImplementation {
     func addBookmark(_ input: Operations.AddBookmark.Input) async throws -> Operations.AddBookmark.Output {
         let request = try request
@@ -13,12 +13,10 @@ extension FeedsAPIImplementation {
         let user = try Self.actingUser(request, body.userId ?? body.user?.id)
         let folder = try FolderChoice(
             folderID: body.folderId, newFolder: try body.newFolder.map { ($0.name, try Self.custom($0.custom)) }, field: "")
-        let (bookmark, activity) = try await store.addBookmark(
-            activityID: input.path.id, userID: user, folder: folder, custom: try Self.custom(body.custom) ?? [:],
-            by: request.principal, logger: request.logger)
-        let wired = try wireBookmark(bookmark, activity)
-        events.bookmark("feeds.bookmark.added", wired, activity: activity)
-        return .created(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
+        let (bookmark, activity) = try await bookmarks.add(
+            input.path.id, userID: user, folder: folder, custom: try Self.custom(body.custom) ?? [:],
+            principal: request.principal, logger: request.logger)
+        return .created(.init(body: .json(.init(bookmark: try wireBookmark(bookmark, activity), duration: request.duration))))
     }
 
     func updateBookmark(_ input: Operations.UpdateBookmark.Input) async throws -> Operations.UpdateBookmark.Output {
@@ -36,23 +34,19 @@ extension FeedsAPIImplementation {
                     field: "new_")
             }
         }
-        let (bookmark, activity) = try await store.updateBookmark(
-            activityID: input.path.id, userID: user, folderID: body.folderId.flatMap { $0.isEmpty ? nil : $0 },
-            move: move, custom: try Self.custom(body.custom), by: request.principal, logger: request.logger)
-        let wired = try wireBookmark(bookmark, activity)
-        events.bookmark("feeds.bookmark.updated", wired, activity: activity)
-        return .ok(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
+        let (bookmark, activity) = try await bookmarks.update(
+            input.path.id, userID: user, folderID: body.folderId.flatMap { $0.isEmpty ? nil : $0 },
+            move: move, custom: try Self.custom(body.custom), principal: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(bookmark: try wireBookmark(bookmark, activity), duration: request.duration))))
     }
 
     func deleteBookmark(_ input: Operations.DeleteBookmark.Input) async throws -> Operations.DeleteBookmark.Output {
         let request = try request
         let user = try Self.actingUser(request, input.query.userId)
-        let (bookmark, activity) = try await store.deleteBookmark(
-            activityID: input.path.id, userID: user, folderID: input.query.folderId.flatMap { $0.isEmpty ? nil : $0 },
-            by: request.principal, logger: request.logger)
-        let wired = try wireBookmark(bookmark, activity)
-        events.bookmark("feeds.bookmark.deleted", wired, activity: activity)
-        return .ok(.init(body: .json(.init(bookmark: wired, duration: request.duration))))
+        let (bookmark, activity) = try await bookmarks.delete(
+            input.path.id, userID: user, folderID: input.query.folderId.flatMap { $0.isEmpty ? nil : $0 },
+            principal: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(bookmark: try wireBookmark(bookmark, activity), duration: request.duration))))
     }
 
     func queryBookmarks(_ input: Operations.QueryBookmarks.Input) async throws -> Operations.QueryBookmarks.Output {

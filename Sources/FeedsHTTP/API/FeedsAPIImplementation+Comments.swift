@@ -31,17 +31,16 @@ extension FeedsAPIImplementation {
                 },
                 uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
                 limit: uploads.streamLimit(settings))
-            comment = try await afterBody("AddComment", files: multipart.uploads.map(\.file)) { [self] in
-                try await add(multipart.request, files: multipart.uploads, settings: settings, request: request)
+            comment = try await afterBody("AddComment", files: multipart.files.map(\.file)) { [self] in
+                try await add(multipart.request, files: multipart.files, settings: settings, request: request)
             }
         }
         return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
     }
 
-    /// Validates, stores the files, then writes the comment; if the write fails the files go again.
+    /// The request as the `Comments` service takes it: checked, then added.
     private func add(
-        _ body: Components.Schemas.AddCommentRequest, files: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)],
-        settings: AppSettings, request: AuthenticatedRequest
+        _ body: Components.Schemas.AddCommentRequest, files: [AttachedFile], settings: AppSettings, request: AuthenticatedRequest
     ) async throws -> Comment {
         if let type = body.objectType, type.rawValue != "activity" {
             throw FeedsError.input("object_type is activity", field: "object_type")
@@ -51,31 +50,15 @@ extension FeedsAPIImplementation {
         }
         let user = try Self.actingUser(request, body.userId ?? body.user?.id)
         let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
-        guard given.count + files.count <= CommentDraft.maxAttachments else {
-            throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
-        }
-        let linked = try await uploads.linker.link(
-            given, principal: request.principal, field: "attachments", logger: request.logger)
         // Checked before any file is stored, so a bad comment stores nothing.
-        var draft = try CommentDraft(
+        let draft = try CommentDraft(
             id: body.id, activityID: body.objectId, parentID: body.parentId, userID: user, text: body.comment,
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, mentionedUserIDs: body.mentionedUserIds,
-            attachments: linked, filesToCome: files.count)
-        let stored = try await storeFiles(files, owner: user, settings: settings, request: request)
-        draft.attachments += stored.map(\.attachment)
-        let comment: Comment
-        do {
-            comment = try await store.addComment(draft, by: request.principal, logger: request.logger)
-        } catch {
-            await uploads.discard(stored.map(\.record.key), logger: request.logger)
-            throw error
-        }
-        events.comment("feeds.comment.added", comment, logger: request.logger)
-        // After the comment stands: a notification that fails is written by the client's retry.
-        if body.createNotificationActivity == true {
-            try await notifier.commented(comment, copyCustom: body.copyCustomToNotification ?? false, logger: request.logger)
-        }
-        return comment
+            attachments: [], filesToCome: given.count + files.count)
+        return try await comments.add(
+            draft, given: given, files: files, settings: settings,
+            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification),
+            principal: request.principal, logger: request.logger)
     }
 
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {
@@ -109,37 +92,14 @@ extension FeedsAPIImplementation {
         _ id: String, _ body: Components.Schemas.UpdateCommentRequest, replacing: Bool, request: AuthenticatedRequest
     ) async throws -> Comment {
         let user = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        var attachments: [StoredAttachment]?
-        if let given = body.attachments ?? (replacing ? [] : nil) {
-            attachments = try await linked(try given.map { try recode($0) }, toComment: id, request: request)
-        }
+        let given = try (body.attachments ?? (replacing ? [] : nil)).map { try $0.map { try recode($0) as JSONObject } }
         let custom = try body.custom.map { try FreeForm.object($0.additionalProperties) }
         let change = try CommentChange(
             text: replacing ? (body.comment ?? "") : body.comment, custom: replacing ? (custom ?? [:]) : custom,
-            mentionedUserIDs: replacing ? (body.mentionedUserIds ?? []) : body.mentionedUserIds, attachments: attachments)
-        if replacing, change.text?.isEmpty != false, change.attachments?.isEmpty != false {
-            throw FeedsError.input("a comment needs text or attachments", field: "comment")
-        }
-        let comment = try await store.updateComment(
-            id: id, change: change, userID: user, by: request.principal, logger: request.logger)
-        events.comment("feeds.comment.updated", comment, logger: request.logger)
-        return comment
-    }
-
-    /// A comment's new attachments, linked as the comment's (those it holds already stay its own).
-    private func linked(_ given: [JSONObject], toComment id: String, request: AuthenticatedRequest) async throws
-        -> [StoredAttachment]
-    {
-        guard given.count <= CommentDraft.maxAttachments else {
-            throw FeedsError.input("a comment takes at most \(CommentDraft.maxAttachments) attachments", field: "attachments")
-        }
-        let (store, logger) = (store, request.logger)
-        return try await uploads.linker.link(
-            given, principal: request.principal,
-            held: {
-                Set(try await store.comment(id: id, by: .server, ownFieldsOf: nil, logger: logger)?.attachments.compactMap(\.objectKey) ?? [])
-            },
-            field: "attachments", logger: logger)
+            mentionedUserIDs: replacing ? (body.mentionedUserIds ?? []) : body.mentionedUserIds, attachments: nil)
+        return try await comments.update(
+            id, change: change, given: given, replacing: replacing, userID: user, principal: request.principal,
+            logger: request.logger)
     }
 
     /// UpdateCommentPartial: `set` of `text`, `custom`, `custom.KEY`, `mentioned_user_ids`,
@@ -154,7 +114,7 @@ extension FeedsAPIImplementation {
         let set = try FreeForm.object(body.set?.additionalProperties ?? [:])
         let unset = body.unset ?? []
         for key in unset where set[key] != nil { throw FeedsError.input("\(key) is both set and unset", field: "unset") }
-        var text: String?, custom: JSONObject?, mentions: [String]?, attachments: [StoredAttachment]?
+        var text: String?, custom: JSONObject?, mentions: [String]?, attachments: [JSONObject]?
         var patch: (set: JSONObject, unset: [String]) = ([:], [])
         for (key, value) in set.sorted(by: { $0.key < $1.key }) {
             switch (key, value) {
@@ -162,17 +122,18 @@ extension FeedsAPIImplementation {
             case ("custom", .object(let given)): custom = given
             case ("mentioned_user_ids", .array(let ids)):
                 mentions = try ids.map { id in
-                    guard case .string(let id) = id else { throw FeedsError.input("mentioned_user_ids are strings", field: "set.mentioned_user_ids") }
+                    guard case .string(let id) = id else {
+                        throw FeedsError.input("mentioned_user_ids are strings", field: "set.mentioned_user_ids")
+                    }
                     return id
                 }
             case ("attachments", .array(let given)):
-                let payloads = try given.map { payload in
+                attachments = try given.map { payload in
                     guard case .object(let payload) = payload else {
                         throw FeedsError.input("attachments are objects", field: "set.attachments")
                     }
                     return payload
                 }
-                attachments = try await linked(payloads, toComment: input.path.id, request: request)
             case (let key, _) where key.hasPrefix("custom.") && key.count > 7: patch.set[String(key.dropFirst(7))] = value
             case ("text", _), ("custom", _), ("mentioned_user_ids", _), ("attachments", _):
                 throw FeedsError.input("\(key) has the wrong type", field: "set.\(key)")
@@ -194,14 +155,15 @@ extension FeedsAPIImplementation {
                     field: "unset")
             }
         }
-        var change = try CommentChange(text: text, custom: custom, mentionedUserIDs: mentions, attachments: attachments)
+        var change = try CommentChange(text: text, custom: custom, mentionedUserIDs: mentions, attachments: nil)
         if !patch.set.isEmpty || !patch.unset.isEmpty {
-            guard custom == nil else { throw FeedsError.input("set custom whole or by custom.KEY, not both", field: "set.custom") }
+            guard custom == nil else {
+                throw FeedsError.input("set custom whole or by custom.KEY, not both", field: "set.custom")
+            }
             change.customPatch = patch
         }
-        let comment = try await store.updateComment(
-            id: input.path.id, change: change, userID: user, by: request.principal, logger: request.logger)
-        events.comment("feeds.comment.updated", comment, logger: request.logger)
+        let comment = try await comments.update(
+            input.path.id, change: change, given: attachments, userID: user, principal: request.principal, logger: request.logger)
         return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
     }
 
@@ -210,34 +172,23 @@ extension FeedsAPIImplementation {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         _ = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        let (comment, activity) = try await store.restoreComment(id: input.path.id, by: request.principal, logger: request.logger)
-        events.comment("feeds.comment.restored", comment, known: activity, logger: request.logger)
-        let shown = try await readable(activity, request: request)
+        let (comment, shown) = try await comments.restore(input.path.id, principal: request.principal, logger: request.logger)
         return .created(
-            .init(
-                body: .json(
-                    .init(activity: try wire(shown), comment: try await wire([comment], request)[0], duration: request.duration))))
-    }
-
-    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {
-        let request = try request
-        let (comment, activity) = try await store.deleteComment(
-            id: input.path.id, hard: input.query.hardDelete ?? false, by: request.principal, logger: request.logger)
-        events.comment("feeds.comment.deleted", comment, known: activity, logger: request.logger)
-        try await notifier.unnotify(source: "comment:\(comment.id)", logger: request.logger)
-        let shown = try await readable(activity, request: request)
-        return .ok(
             .init(
                 body: .json(
                     .init(activity: try wire(shown), comment: try await wire([comment], request)[0], duration: request.duration)))
         )
     }
 
-    /// The comment's activity as the caller may read it now, which may be less than when they
-    /// commented: redacted when they may not read it at all.
-    private func readable(_ activity: Activity, request: AuthenticatedRequest) async throws -> Activity {
-        guard request.principal.userID != nil else { return activity }
-        return try await store.activity(id: activity.id, viewer: request.principal, logger: request.logger) ?? activity.redacted
+    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output {
+        let request = try request
+        let (comment, shown) = try await comments.delete(
+            input.path.id, hard: input.query.hardDelete ?? false, principal: request.principal, logger: request.logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(activity: try wire(shown), comment: try await wire([comment], request)[0], duration: request.duration)))
+        )
     }
 
     func getComments(_ input: Operations.GetComments.Input) async throws -> Operations.GetComments.Output {
@@ -291,7 +242,7 @@ extension FeedsAPIImplementation {
 
     /// Comments as the wire shows them, with the users they mention read in one query.
     func wire(_ comments: [Comment], _ request: AuthenticatedRequest) async throws -> [Components.Schemas.CommentResponse] {
-        let mentioned = try await mentionedUsers(comments, request)
+        let mentioned = try await self.comments.mentionedUsers(comments, logger: request.logger)
         return try comments.map { try Wire.comment($0, urls: uploads.urls, mentioned: mentioned) }
     }
 
@@ -299,18 +250,7 @@ extension FeedsAPIImplementation {
         -> [Components.Schemas.ThreadedCommentResponse]
     {
         func all(_ threads: [CommentThread]) -> [Comment] { threads.flatMap { [$0.comment] + all($0.replies) } }
-        let mentioned = try await mentionedUsers(all(page.threads), request)
+        let mentioned = try await comments.mentionedUsers(all(page.threads), logger: request.logger)
         return try page.threads.map { try Wire.thread($0, urls: uploads.urls, mentioned: mentioned) }
-    }
-
-    private func mentionedUsers(_ comments: [Comment], _ request: AuthenticatedRequest) async throws -> [String: User] {
-        let ids = Array(Set(comments.flatMap(\.mentionedUserIDs))).sorted()
-        var users: [String: User] = [:]
-        for start in stride(from: 0, to: ids.count, by: UserQuery.maxLimit) {
-            var query = UserQuery(limit: UserQuery.maxLimit)
-            query.ids = Array(ids[start..<min(start + UserQuery.maxLimit, ids.count)])
-            for user in try await store.queryUsers(query, logger: request.logger) { users[user.id] = user }
-        }
-        return users
     }
 }

@@ -3,63 +3,57 @@ import FeedsCore
 import FeedsServices
 import FeedsWire
 
-/// Follow, Unfollow, FollowBatch, QueryFollows, AcceptFollow and RejectFollow. Who may do what
-/// is the store's to check (`FollowStore`), since it needs the feeds' owners.
+/// Follow, Unfollow, FollowBatch, GetOrCreateFollows, QueryFollows, AcceptFollow and RejectFollow;
+/// the workflow is the `Follows` service's.
 extension FeedsAPIImplementation {
     func follow(_ input: Operations.Follow.Input) async throws -> Operations.Follow.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let asked = try Self.input(body)
-        try await requireGroups(of: asked, request: request)
-        let follow = try await store.follow([asked], by: request.principal, logger: request.logger)
+        let asked = (
+            try Self.input(body),
+            NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification)
+        )
+        let follow = try await follows.follow([asked], batch: false, principal: request.principal, logger: request.logger)
         guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
-        if follow.first?.created == true { events.follow("feeds.follow.created", made) }
-        if body.createNotificationActivity == true {
-            try await notifier.notify(.follow(made, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
-        }
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(made, viewer: request.principal)))))
     }
 
     func followBatch(_ input: Operations.FollowBatch.Input) async throws -> Operations.FollowBatch.Output {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        return .created(.init(body: .json(try await follows(body))))
+        return .created(.init(body: .json(try await followBatch(body))))
     }
 
     /// GetOrCreateFollows: FollowBatch as this server answers it, existing follows returned as they
     /// are and only new ones announced.
     func getOrCreateFollows(_ input: Operations.GetOrCreateFollows.Input) async throws -> Operations.GetOrCreateFollows.Output {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        return .created(.init(body: .json(try await follows(body))))
+        return .created(.init(body: .json(try await followBatch(body))))
     }
 
-    private func follows(_ body: Components.Schemas.FollowBatchRequest) async throws -> Components.Schemas.FollowBatchResponse {
+    private func followBatch(_ body: Components.Schemas.FollowBatchRequest) async throws -> Components.Schemas.FollowBatchResponse
+    {
         let request = try request
         guard (1...1000).contains(body.follows.count) else {
             throw FeedsError.input("follows takes 1 to 1,000 follows", field: "follows")
         }
-        let inputs = try body.follows.enumerated().map { index, follow in
-            try Self.input(follow, field: "follows[\(index)].")
+        let asked = try body.follows.enumerated().map { index, follow in
+            (
+                try Self.input(follow, field: "follows[\(index)]."),
+                NotificationRequest(create: follow.createNotificationActivity, copyCustom: follow.copyCustomToNotification)
+            )
         }
-        for (index, input) in inputs.enumerated() { try await requireGroups(of: input, field: "follows[\(index)].", request: request) }
-        let follows = try await store.follow(inputs, by: request.principal, logger: request.logger)
-        for made in follows where made.created { events.follow("feeds.follow.created", made.follow) }
-        for (made, asked) in zip(follows, body.follows) where asked.createNotificationActivity == true {
-            try await notifier.notify(.follow(made.follow, copyCustom: asked.copyCustomToNotification ?? false), logger: request.logger)
-        }
-        let wire = try follows.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
+        let made = try await follows.follow(asked, batch: true, principal: request.principal, logger: request.logger)
+        let wire = try made.map { (try Wire.follow($0.follow, viewer: request.principal), $0.created) }
         return .init(created: wire.filter(\.1).map(\.0), duration: request.duration, follows: wire.map(\.0))
     }
 
     func unfollow(_ input: Operations.Unfollow.Input) async throws -> Operations.Unfollow.Output {
         let request = try request
         let (source, target) = (try FeedID(input.path.source, field: "source"), try FeedID(input.path.target, field: "target"))
-        let follow = try await store.unfollow(
-            source: source, target: target, keepHistory: input.query.keepHistory ?? false, by: request.principal,
+        let follow = try await follows.unfollow(
+            source: source, target: target, keepHistory: input.query.keepHistory ?? false, principal: request.principal,
             logger: request.logger)
-        events.follow("feeds.follow.deleted", follow)
-        try await notifier.unnotify(source: NotificationDraft.followSource(source: source, target: target), logger: request.logger)
-        try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
         return .ok(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
@@ -70,10 +64,9 @@ extension FeedsAPIImplementation {
         if let role = body.followerRole, role.utf8.count > 255 {
             throw FeedsError.input("follower_role takes at most 255 characters", field: "follower_role")
         }
-        let follow = try await store.answer(
+        let follow = try await follows.answer(
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: true,
-            followerRole: body.followerRole, by: request.principal, logger: request.logger)
-        events.follow("feeds.follow.updated", follow)
+            followerRole: body.followerRole, principal: request.principal, logger: request.logger)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
@@ -81,11 +74,9 @@ extension FeedsAPIImplementation {
     func rejectFollow(_ input: Operations.RejectFollow.Input) async throws -> Operations.RejectFollow.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        let follow = try await store.answer(
+        let follow = try await follows.answer(
             source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), accept: false,
-            followerRole: nil, by: request.principal, logger: request.logger)
-        events.follow("feeds.follow.updated", follow)
-        try await revokeUnlessReadable(follow.target, from: follow.source.createdBy.id, request: request)
+            followerRole: nil, principal: request.principal, logger: request.logger)
         return .created(
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
@@ -107,12 +98,6 @@ extension FeedsAPIImplementation {
                         next: page.next?.token))))
     }
 
-    /// Refuses a follow from or to a feed whose group does not exist.
-    private func requireGroups(of input: FollowInput, field: String = "", request: AuthenticatedRequest) async throws {
-        try await feedGroups.require([input.source], field: field + "source", logger: request.logger)
-        try await feedGroups.require([input.target], field: field + "target", logger: request.logger)
-    }
-
     /// A follow as the domain takes it; users' `status` is the target's visibility's to decide.
     static func input(_ body: Components.Schemas.FollowRequest, field: String = "") throws -> FollowInput {
         if body.createUsers != nil, !field.isEmpty {
@@ -122,14 +107,5 @@ extension FeedsAPIImplementation {
             source: body.source, target: body.target, copyLimit: body.activityCopyLimit.map(Int.init),
             status: body.status.flatMap { Follow.Status(rawValue: $0.rawValue) }, pushPreference: body.pushPreference?.rawValue,
             custom: try body.custom.map { try recode($0) }, field: field)
-    }
-}
-
-extension FeedsAPIImplementation {
-    /// After a follow ends, the follower's sockets stop watching the feed they no longer may read
-    /// (a `followers` feed, unless another of their feeds still follows it).
-    func revokeUnlessReadable(_ feed: Feed, from userID: String, request: AuthenticatedRequest) async throws {
-        guard try await !store.mayRead(feed, userID: userID, logger: request.logger) else { return }
-        try await realtime.revoke(feed.id.description, from: userID)
     }
 }

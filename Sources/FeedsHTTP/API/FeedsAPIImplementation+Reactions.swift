@@ -3,13 +3,8 @@ import FeedsCore
 import FeedsServices
 import FeedsWire
 
-/// AddActivityReaction, DeleteActivityReaction and QueryActivityReactions. A user acts as
-/// themselves; the server names the user (`user_id`, or `user.id`). Who may read the activity is
-/// the store's to check.
-///
-/// A reaction added with `enforce_unique` is sent as `….reaction.updated`: it stands for all the
-/// user's reactions to the object, and Stream's client SDKs, which apply their own reply as that
-/// event, then recognise the socket's copy instead of adding the reaction twice.
+/// The reaction calls, to activities and to comments. A user acts as themselves; the server names
+/// the user (`user_id`, or `user.id`). The workflow is the `Reactions` service's.
 extension FeedsAPIImplementation {
     func addActivityReaction(_ input: Operations.AddActivityReaction.Input) async throws
         -> Operations.AddActivityReaction.Output
@@ -20,15 +15,10 @@ extension FeedsAPIImplementation {
             request, type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
             enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds,
             userID: body.userId ?? body.user?.id)
-        let (stored, activity) = try await store.addReaction(
-            reaction, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        if body.createNotificationActivity == true {
-            try await notifier.notify(
-                .reaction(stored, to: activity, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
-        }
-        events.activity(
-            reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
-            actor: stored.user, extra: [("reaction", try? Wire.reaction(stored))])
+        let (stored, activity) = try await reactions.add(
+            reaction, toActivity: input.path.id, userID: user,
+            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification),
+            principal: request.principal, logger: request.logger)
         return .created(
             .init(
                 body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(stored))))
@@ -41,12 +31,8 @@ extension FeedsAPIImplementation {
         let request = try request
         let user = try Self.actingUser(request, input.query.userId)
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
-        let (removed, activity) = try await store.deleteReaction(
-            type: type, activityID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        try await notifier.unnotify(
-            source: NotificationDraft.reactionSource(activityID: activity.id, userID: user, type: type), logger: request.logger)
-        events.activity(
-            "feeds.activity.reaction.deleted", activity, actor: removed.user, extra: [("reaction", try? Wire.reaction(removed))])
+        let (removed, activity) = try await reactions.delete(
+            type, fromActivity: input.path.id, userID: user, principal: request.principal, logger: request.logger)
         return .ok(
             .init(
                 body: .json(.init(activity: try wire(activity), duration: request.duration, reaction: try Wire.reaction(removed)))
@@ -79,15 +65,10 @@ extension FeedsAPIImplementation {
             request, type: body._type, custom: try body.custom.map { try FreeForm.object($0.additionalProperties) },
             enforceUnique: body.enforceUnique, targetFeeds: body.targetFeeds,
             userID: body.userId ?? body.user?.id)
-        let (stored, comment) = try await store.addCommentReaction(
-            reaction, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        if body.createNotificationActivity == true {
-            try await notifier.notify(
-                .commentReaction(stored, to: comment, copyCustom: body.copyCustomToNotification ?? false), logger: request.logger)
-        }
-        events.comment(
-            reaction.enforceUnique ? "feeds.comment.reaction.updated" : "feeds.comment.reaction.added", comment, reaction: stored,
-            logger: request.logger)
+        let (stored, comment) = try await reactions.add(
+            reaction, toComment: input.path.id, userID: user,
+            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification),
+            principal: request.principal, logger: request.logger)
         return .created(
             .init(
                 body: .json(
@@ -102,12 +83,8 @@ extension FeedsAPIImplementation {
         let request = try request
         let user = try Self.actingUser(request, input.query.userId)
         let type = try ReactionInput.checkedType(input.path._type, field: "type")
-        let (removed, comment) = try await store.deleteCommentReaction(
-            type: type, commentID: input.path.id, userID: user, by: request.principal, logger: request.logger)
-        try await notifier.unnotify(
-            source: NotificationDraft.commentReactionSource(commentID: comment.id, userID: user, type: type),
-            logger: request.logger)
-        events.comment("feeds.comment.reaction.deleted", comment, reaction: removed, logger: request.logger)
+        let (removed, comment) = try await reactions.delete(
+            type, fromComment: input.path.id, userID: user, principal: request.principal, logger: request.logger)
         return .ok(
             .init(
                 body: .json(

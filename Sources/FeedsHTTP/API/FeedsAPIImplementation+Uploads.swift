@@ -1,6 +1,7 @@
 import FeedsAPI
 import FeedsCore
 import FeedsMedia
+import FeedsServices
 import FeedsUploads
 import Foundation
 import OpenAPIRuntime
@@ -32,9 +33,13 @@ extension FeedsAPIImplementation {
         let (received, key) = (file, input.headers.idempotencyKey)
         let response = try await afterBody("UploadFile", files: received.map { [$0] } ?? []) { [self, user] in
             try await idempotency.run(
-                key: key, request: request, content: ["UploadFile", received?.sha256 ?? "", received?.fileName ?? "", user ?? ""]
+                key: key, principal: request.principal, logger: request.logger,
+                content: ["UploadFile", received?.sha256 ?? "", received?.fileName ?? "", user ?? ""]
             ) { claim in
-                try await storeStandalone(received, user: user, imageOnly: false, settings: settings, claim: claim, request: request) {
+                try await fileUploads.standalone(
+                    received, user: user, imageOnly: false, settings: settings, claim: claim, principal: request.principal,
+                    logger: request.logger
+                ) {
                     Components.Schemas.FileUploadResponse(duration: request.duration, file: $0, thumbUrl: $1)
                 }
             }
@@ -84,11 +89,14 @@ extension FeedsAPIImplementation {
         let (received, key) = (file, input.headers.idempotencyKey)
         let response = try await afterBody("UploadImage", files: received.map { [$0] } ?? []) { [self, user, sizes, variants] in
             try await idempotency.run(
-                key: key, request: request,
-                content: ["UploadImage", received?.sha256 ?? "", received?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes)]
+                key: key, principal: request.principal, logger: request.logger,
+                content: [
+                    "UploadImage", received?.sha256 ?? "", received?.fileName ?? "", user ?? "", try Idempotency.canonical(sizes),
+                ]
             ) { claim in
-                try await storeStandalone(
-                    received, user: user, imageOnly: true, settings: settings, variants: variants, claim: claim, request: request
+                try await fileUploads.standalone(
+                    received, user: user, imageOnly: true, settings: settings, variants: variants, claim: claim,
+                    principal: request.principal, logger: request.logger
                 ) {
                     Components.Schemas.ImageUploadResponse(duration: request.duration, file: $0, thumbUrl: $1, uploadSizes: sizes)
                 }
@@ -99,13 +107,13 @@ extension FeedsAPIImplementation {
 
     func deleteFile(_ input: Operations.DeleteFile.Input) async throws -> Operations.DeleteFile.Output {
         let request = try request
-        try await deleteUpload(url: input.query.url, request: request)
+        try await fileUploads.delete(url: input.query.url, principal: request.principal, logger: request.logger)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
     func deleteImage(_ input: Operations.DeleteImage.Input) async throws -> Operations.DeleteImage.Output {
         let request = try request
-        try await deleteUpload(url: input.query.url, request: request)
+        try await fileUploads.delete(url: input.query.url, principal: request.principal, logger: request.logger)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
@@ -123,39 +131,6 @@ extension FeedsAPIImplementation {
         )
     }
 
-    /// Checks and stores a standalone upload; returns the reply `respond` makes of its URL and,
-    /// for images, its thumbnail URL, recorded for `claim` as the upload becomes stored.
-    private func storeStandalone<Response: Codable & Sendable>(
-        _ file: ReceivedFile?, user: String?, imageOnly: Bool, settings: AppSettings, variants: [ResizeRequest] = [],
-        claim: Idempotency.Claim?, request: AuthenticatedRequest, respond: (String, String?) -> Response
-    ) async throws -> Response {
-        guard let file else { throw FeedsError.input("the part file is required", field: "file") }
-        let owner = try request.principal.actingUser(requested: user, field: "user")
-        let checked = await uploads.describe(
-            try FileChecker.check(
-                file, imageOnly: imageOnly, settings: settings, storageLimit: uploads.cdn.maxAttachmentSize, field: "file"),
-            attachmentType: nil, logger: request.logger)
-        let stored = try await uploads.store(
-            [.init(checked: checked, kind: imageOnly ? .image : .file)], owner: owner, logger: request.logger
-        )
-        let keys = stored.map(\.record.key)
-        if !variants.isEmpty {
-            do {
-                try await uploads.precompute(variants, of: keys[0], mimeType: checked.file.mimeType, temp: file.url)
-            } catch {
-                // The upload stands; a size that cannot be made answers its own request with the reason.
-                request.logger.warning("could not precompute upload_sizes", metadata: ["error": "\(error)"])
-            }
-        }
-        let url = uploads.urls.url(for: keys[0])
-        let response = respond(url, checked.hasThumbnail ? uploads.urls.thumbnailURL(url, mimeType: checked.file.mimeType) : nil)
-        let recorded = try claim.map { claim in try Idempotency.recorded(response) }
-        try await uploads.objects.markStored(
-            keys, recording: claim.flatMap { claim in recorded.map { bytes in claim.record { (_: Void) in bytes } } },
-            logger: request.logger)
-        return response
-    }
-
     /// One entry of `upload_sizes` as a resize, checked like the URL parameters it stands for.
     static func resizeRequest(_ size: Components.Schemas.ImageSize) throws -> ResizeRequest {
         var query: [String: String] = [:]
@@ -171,18 +146,6 @@ extension FeedsAPIImplementation {
         } catch let error as FeedsError {
             throw FeedsError.input("upload_sizes: \(error.message)", field: "upload_sizes")
         }
-    }
-
-    /// Deletes one of our objects by its URL: its owner or the server; again is fine; not ours is 404.
-    private func deleteUpload(url: String?, request: AuthenticatedRequest) async throws {
-        guard let url, !url.isEmpty else { throw FeedsError.input("url is required", field: "url") }
-        guard let key = uploads.signer.objectKey(inURL: url),
-            let record = try await uploads.objects.object(key, logger: request.logger)
-        else { throw FeedsError.notFound("\(url) is not a file of this server") }
-        guard request.principal == .server || (record.ownerID != nil && record.ownerID == request.principal.userID) else {
-            throw FeedsError.notAllowed("only the owner or the server may delete this file")
-        }
-        try await uploads.delete(key, logger: request.logger)
     }
 }
 

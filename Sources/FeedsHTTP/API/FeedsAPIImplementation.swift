@@ -1,7 +1,7 @@
 import FeedsAPI
 import FeedsCore
-import FeedsServices
 import FeedsRealtime
+import FeedsServices
 import FeedsUploads
 import FeedsWire
 import Logging
@@ -45,6 +45,17 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     var notifier: Notifier<Store> {
         Notifier(notifications: notifications, store: store, events: events, format: feedGroups.current.notificationFormat)
     }
+    /// The workflows of each write, on domain types.
+    var fileUploads: Uploads { Uploads(pipeline: uploads) }
+    var activities: Activities<Store> {
+        Activities(store: store, uploads: fileUploads, feedGroups: feedGroups, polls: polls, events: events, notifier: notifier)
+    }
+    var comments: Comments<Store> { Comments(store: store, uploads: fileUploads, events: events, notifier: notifier) }
+    var reactions: Reactions<Store> { Reactions(store: store, events: events, notifier: notifier) }
+    var follows: Follows<Store> {
+        Follows(store: store, feedGroups: feedGroups, realtime: realtime, events: events, notifier: notifier)
+    }
+    var bookmarks: Bookmarks<Store> { Bookmarks(store: store, events: events) }
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

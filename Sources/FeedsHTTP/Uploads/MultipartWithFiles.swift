@@ -1,6 +1,8 @@
 import FeedsAPI
 import FeedsCore
+import FeedsServices
 import FeedsUploads
+import FeedsWire
 import Foundation
 import OpenAPIRuntime
 
@@ -10,7 +12,7 @@ import OpenAPIRuntime
 struct MultipartWithFiles<Request: Sendable> {
     var request: Request
     /// The files in the order `attachment_uploads` names them.
-    var uploads: [(upload: Components.Schemas.AttachmentUpload, file: ReceivedFile)]
+    var files: [AttachedFile]
 
     static var maxUploads: Int { 10 }
 
@@ -40,7 +42,8 @@ struct MultipartWithFiles<Request: Sendable> {
                     throw FeedsError.input("every file part needs a distinct name", field: "attachment_uploads")
                 }
                 guard files.count < maxUploads else {
-                    throw FeedsError.input("at most \(maxUploads) files may be uploaded with a \(name)", field: "attachment_uploads")
+                    throw FeedsError.input(
+                        "at most \(maxUploads) files may be uploaded with a \(name)", field: "attachment_uploads")
                 }
                 let written = try await TempFileWriter.write(await PartBytes(of: part.body), to: directory, limit: limit)
                 tempFiles.track(written.url)
@@ -54,21 +57,23 @@ struct MultipartWithFiles<Request: Sendable> {
         guard wanted.count <= maxUploads else {
             throw FeedsError.input("at most \(maxUploads) attachment_uploads", field: "attachment_uploads")
         }
-        var uploads: [(Components.Schemas.AttachmentUpload, ReceivedFile)] = []
+        var uploads: [AttachedFile] = []
         for (index, upload) in wanted.enumerated() {
             guard let file = files[upload.file] else {
                 throw FeedsError.input(
                     "attachment_uploads[\(index)] names the part \"\(upload.file)\", which was not sent",
                     field: "attachment_uploads")
             }
-            guard !uploads.contains(where: { $0.1.part == upload.file }) else {
+            guard !uploads.contains(where: { $0.file.part == upload.file }) else {
                 throw FeedsError.input("the part \"\(upload.file)\" is named twice", field: "attachment_uploads")
             }
-            uploads.append((upload, file))
+            uploads.append(
+                AttachedFile(
+                    type: upload._type, title: upload.title, custom: try upload.custom.map { try recode($0) }, file: file))
         }
         if let stray = files.keys.sorted().first(where: { name in !wanted.contains { $0.file == name } }) {
             throw FeedsError.input("the part \"\(stray)\" is not named by attachment_uploads", field: "attachment_uploads")
         }
-        return Self(request: request, uploads: uploads)
+        return Self(request: request, files: uploads)
     }
 }

@@ -1,0 +1,141 @@
+import FeedsCore
+import FeedsUploads
+import Logging
+
+/// Activities' workflow: attachments linked and files stored before the write, the files given
+/// back if the write fails, the idempotent reply recorded in the write's transaction, and the
+/// events and mention notifications once it committed.
+package struct Activities<Store: ActivityStore>: Sendable {
+    let store: Store
+    let uploads: Uploads
+    let feedGroups: FeedGroupService
+    let polls: Polls<Store>
+    let events: Events<Store>
+    let notifier: Notifier<Store>
+
+    package init(
+        store: Store, uploads: Uploads, feedGroups: FeedGroupService, polls: Polls<Store>, events: Events<Store>,
+        notifier: Notifier<Store>
+    ) {
+        (self.store, self.uploads, self.feedGroups, self.polls) = (store, uploads, feedGroups, polls)
+        (self.events, self.notifier) = (events, notifier)
+    }
+
+    /// AddActivity: `draft`, checked, with `given` attachments (URLs and payloads) still to link
+    /// and `files` still to store, its poll (`pollID`) to carry; `mentions` are told when the
+    /// request asked for notifications. The reply `recording` makes is written with the activity.
+    package func add(
+        _ draft: ActivityDraft, given: [JSONObject], files: [AttachedFile], pollID: String?, mentions: [String]?,
+        settings: AppSettings, recording: IdempotentRecord<Activity>?, principal: Principal, logger: Logger
+    ) async throws -> Activity {
+        var draft = draft
+        guard given.count <= ActivityDraft.maxAttachments else {
+            throw FeedsError.input(
+                "an activity may hold at most \(ActivityDraft.maxAttachments) attachments", field: "attachments")
+        }
+        draft.attachments = try await uploads.pipeline.linker.link(given, principal: principal, logger: logger)
+        // The poll is read before the write: the reply recorded in the write's transaction shows it too.
+        var recording = recording
+        var poll: Poll?
+        if let pollID {
+            draft.pollID = try await polls.attachable(pollID, to: draft.userID, principal: principal, logger: logger)
+            poll = try await polls.poll(pollID, viewer: principal, reader: draft.userID, logger: logger)
+            recording = recording.map { record in
+                IdempotentRecord(principal: record.principal, key: record.key) { [poll] activity in
+                    var shown = activity
+                    shown.poll = poll
+                    return try record.reply(shown)
+                }
+            }
+        }
+        try await feedGroups.require(draft.feeds, logger: logger)
+        let stored = try await uploads.attach(files, owner: draft.userID, settings: settings, logger: logger)
+        draft.attachments += stored.map(\.attachment)
+        var activity: Activity
+        do {
+            activity = try await store.addActivity(draft, by: principal, recording: recording, logger: logger)
+        } catch {
+            await uploads.detach(stored, logger: logger)
+            throw error
+        }
+        activity.poll = poll
+        events.activity("feeds.activity.added", activity, actor: activity.user)
+        if let mentions {
+            // A mention copies no custom data: AddActivity's copy_custom_to_notification is
+            // deprecated in Stream's spec (notification_context carries the target instead).
+            let drafts = mentions.map { NotificationDraft.mention(of: $0, in: activity, copyCustom: false) }
+            try await notifier.notifyReaders(drafts, of: activity.id, logger: logger)
+        }
+        return activity
+    }
+
+    /// UpdateActivity and UpdateActivityPartial: `given` attachments (nil: unchanged) linked
+    /// under `attachmentsField`, then `change` makes the new draft from the activity as it is,
+    /// locked, by its owner or the server; its feeds' groups must exist.
+    package func update(
+        _ id: String, given: [JSONObject]?, attachmentsField: String, feedsField: String, principal: Principal, logger: Logger,
+        change: @escaping @Sendable (_ current: Activity, _ linked: [StoredAttachment]?) throws -> ActivityDraft
+    ) async throws -> Activity {
+        var linked: [StoredAttachment]?
+        if let given { linked = try await link(given, into: id, principal: principal, field: attachmentsField, logger: logger) }
+        let (attachments, groups) = (linked, feedGroups.current)
+        let activity = try await store.updateActivity(id: id, by: principal, logger: logger) { current in
+            guard principal.mayModify(ownedBy: current.user.id) else {
+                throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
+            }
+            let draft = try change(current, attachments)
+            try groups.requireAll(draft.feeds, field: feedsField)
+            return draft
+        }
+        events.activity("feeds.activity.updated", activity, actor: activity.user)
+        return activity
+    }
+
+    /// Attachments an update sends, linked as a create links them; the objects the activity holds
+    /// already may be sent back by its editor, as a GET returned them (read only when an object
+    /// is not the caller's). The store's transaction refuses any object claimed for deletion meanwhile.
+    private func link(_ given: [JSONObject], into id: String, principal: Principal, field: String, logger: Logger)
+        async throws -> [StoredAttachment]
+    {
+        let store = store
+        return try await uploads.pipeline.linker.link(
+            given, principal: principal,
+            held: {
+                Set(try await store.activity(id: id, viewer: .server, logger: logger)?.attachments.compactMap(\.objectKey) ?? [])
+            },
+            field: field, logger: logger)
+    }
+
+    /// DeleteActivity and DeleteActivities: the live ones among `ids`, all the caller's (or the
+    /// server's); their events, and the notifications they made taken back. Returns the ids deleted.
+    package func delete(_ ids: [String], hard: Bool, principal: Principal, logger: Logger) async throws -> [String] {
+        let before = try await asTheyAre(ids, logger: logger)
+        let deleted = try await store.deleteActivities(
+            ids: ids, hard: hard, logger: logger, mayDelete: { principal.mayModify(ownedBy: $0) })
+        for id in deleted {
+            if let activity = before[id] { events.activity("feeds.activity.deleted", activity, actor: activity.user) }
+        }
+        try await notifier.unnotify(activities: deleted, logger: logger)
+        return deleted
+    }
+
+    /// RestoreActivity: a soft-deleted activity back, by its owner or the server, as `reader` sees it.
+    package func restore(_ id: String, reader: String?, principal: Principal, logger: Logger) async throws -> Activity {
+        try await store.restoreActivity(id: id, logger: logger, mayRestore: { principal.mayModify(ownedBy: $0) })
+        guard
+            let activity = try await store.queryActivities(.one(id, viewer: principal, ownFieldsOf: reader), logger: logger)
+                .activities.first
+        else { throw FeedsError.notFound("activity \(id) does not exist") }
+        events.activity("feeds.activity.restored", activity, actor: activity.user)
+        return activity
+    }
+
+    /// The activities a delete names, as they were, for its events (a hard delete leaves nothing
+    /// to read after): one query, as QueryActivities reads by id.
+    private func asTheyAre(_ ids: [String], logger: Logger) async throws -> [String: Activity] {
+        var query = ActivityQuery(viewer: .server, limit: ActivityQuery.maxLimit)
+        query.ids = Array(Set(ids))
+        let found = try await store.queryActivities(query, logger: logger).activities
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
