@@ -102,68 +102,17 @@ extension FeedsAPIImplementation {
             logger: request.logger)
     }
 
-    /// UpdateCommentPartial: `set` of `text`, `custom`, `custom.KEY`, `mentioned_user_ids`,
-    /// `attachments`; `unset` of `custom`, `custom.KEY`, `mentioned_user_ids`, `attachments`. The
-    /// `custom.KEY`s apply to the custom data as it is when the comment is locked.
+    /// UpdateCommentPartial: `set` and `unset` as `CommentPatch` reads them.
     func updateCommentPartial(_ input: Operations.UpdateCommentPartial.Input) async throws
         -> Operations.UpdateCommentPartial.Output
     {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let user = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
-        let set = try FreeForm.object(body.set?.additionalProperties ?? [:])
-        let unset = body.unset ?? []
-        for key in unset where set[key] != nil { throw FeedsError.input("\(key) is both set and unset", field: "unset") }
-        var text: String?, custom: JSONObject?, mentions: [String]?, attachments: [JSONObject]?
-        var patch: (set: JSONObject, unset: [String]) = ([:], [])
-        for (key, value) in set.sorted(by: { $0.key < $1.key }) {
-            switch (key, value) {
-            case ("text", .string(let given)): text = given
-            case ("custom", .object(let given)): custom = given
-            case ("mentioned_user_ids", .array(let ids)):
-                mentions = try ids.map { id in
-                    guard case .string(let id) = id else {
-                        throw FeedsError.input("mentioned_user_ids are strings", field: "set.mentioned_user_ids")
-                    }
-                    return id
-                }
-            case ("attachments", .array(let given)):
-                attachments = try given.map { payload in
-                    guard case .object(let payload) = payload else {
-                        throw FeedsError.input("attachments are objects", field: "set.attachments")
-                    }
-                    return payload
-                }
-            case (let key, _) where key.hasPrefix("custom.") && key.count > 7: patch.set[String(key.dropFirst(7))] = value
-            case ("text", _), ("custom", _), ("mentioned_user_ids", _), ("attachments", _):
-                throw FeedsError.input("\(key) has the wrong type", field: "set.\(key)")
-            default:
-                throw FeedsError.input(
-                    "\(key) is not a field UpdateCommentPartial sets (text, custom, custom.KEY, mentioned_user_ids, attachments)",
-                    field: "set.\(key)")
-            }
-        }
-        for key in unset {
-            switch key {
-            case "custom": custom = [:]
-            case "mentioned_user_ids": mentions = []
-            case "attachments": attachments = []
-            case let key where key.hasPrefix("custom.") && key.count > 7: patch.unset.append(String(key.dropFirst(7)))
-            default:
-                throw FeedsError.input(
-                    "\(key) is not a field UpdateCommentPartial unsets (custom, custom.KEY, mentioned_user_ids, attachments)",
-                    field: "unset")
-            }
-        }
-        var change = try CommentChange(text: text, custom: custom, mentionedUserIDs: mentions, attachments: nil)
-        if !patch.set.isEmpty || !patch.unset.isEmpty {
-            guard custom == nil else {
-                throw FeedsError.input("set custom whole or by custom.KEY, not both", field: "set.custom")
-            }
-            change.customPatch = patch
-        }
+        let patch = try CommentPatch(set: try FreeForm.object(body.set?.additionalProperties ?? [:]), unset: body.unset ?? [])
         let comment = try await comments.update(
-            input.path.id, change: change, given: attachments, userID: user, principal: request.principal, logger: request.logger)
+            input.path.id, change: patch.change, given: patch.attachments, userID: user, principal: request.principal,
+            logger: request.logger)
         return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
     }
 

@@ -51,8 +51,7 @@ extension FeedsAPIImplementation {
         )
         .checked()
         let id = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
-        let feed = try await store.updateFeed(id, details, by: request.principal.userID, logger: request.logger)
-        events.feed("feeds.feed.updated", feed, actor: request.principal.userID == nil ? nil : feed.createdBy)
+        let feed = try await feedChanges.update(id, details, principal: request.principal, logger: request.logger)
         return .created(
             .init(body: .json(.init(duration: request.duration, feed: try Wire.feed(feed, viewer: request.principal)))))
     }

@@ -56,6 +56,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
         Follows(store: store, feedGroups: feedGroups, realtime: realtime, events: events, notifier: notifier)
     }
     var bookmarks: Bookmarks<Store> { Bookmarks(store: store, events: events) }
+    var feedChanges: FeedChanges<Store> { FeedChanges(store: store, events: events) }
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {

@@ -31,8 +31,7 @@ extension FeedsAPIImplementation {
             guard try await !store.feeds([feed], readableBy: user, logger: request.logger).isEmpty else {
                 throw FeedsError.notAllowed("\(user) may not read \(feed)")
             }
-            try await stories.markWatched(mark.watched, on: feed, group: group, by: user, logger: request.logger)
-            events.activityMarked(feed: feed.description, recipient: user, mark)
+            try await stories.markWatched(mark, on: feed, group: group, by: user, logger: request.logger)
         }
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }

@@ -39,18 +39,21 @@ package struct Stories<Store: ActivityStore>: Sendable {
             limit: limit, next: next)
     }
 
-    /// MarkActivity's `mark_watched` by `reader` on `feed`: the stories among `ids` they may read
-    /// are marked, and their sockets told (the groups, or the stories, now watched).
+    /// MarkActivity's `mark_watched` by `reader` on `feed`: the stories among those named that they
+    /// may read are marked, and their sockets told (the groups, or the stories, now watched, and
+    /// `feeds.activity.marked`).
     package func markWatched(
-        _ ids: [String], on feed: FeedID, group: FeedGroup, by reader: String, logger: Logger
+        _ mark: NotificationMark, on feed: FeedID, group: FeedGroup, by reader: String, logger: Logger
     ) async throws {
+        let ids = mark.watched
         var query = ActivityQuery(viewer: .user(reader), limit: ids.count)
         query.ids = ids
         let readable = try await store.queryActivities(query, logger: logger).activities
         try await watches.markWatched(readable.map(\.id), by: reader, logger: logger)
         let marked = Set(readable.map(\.id))
         if let format = group.config.aggregation.flatMap({ try? AggregationFormat($0.format) }) {
-            let groups = try await allGroups(of: feed, group: group, format: format, viewer: .user(reader), reader: reader, logger: logger)
+            let groups = try await allGroups(
+                of: feed, group: group, format: format, viewer: .user(reader), reader: reader, logger: logger)
             let touched = groups.filter { $0.activities.contains { marked.contains($0.id) } }
             events.storiesFeed(feed: feed.description, recipient: reader, groups: touched, activities: [])
         } else {
@@ -61,6 +64,7 @@ package struct Stories<Store: ActivityStore>: Sendable {
             }
             events.storiesFeed(feed: feed.description, recipient: reader, groups: [], activities: activities)
         }
+        events.activityMarked(feed: feed.description, recipient: reader, mark)
     }
 
     private func allGroups(
