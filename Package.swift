@@ -258,6 +258,14 @@ let package = Package(
         .testTarget(name: "FeedsUploadsTests", dependencies: ["FeedsUploads", "FeedsTestSupport"]),
         .testTarget(name: "FeedsMediaTests", dependencies: ["FeedsMedia", "FeedsTestSupport"]),
         .testTarget(name: "FeedsPostgresTests", dependencies: ["FeedsPostgres", "FeedsTestSupport"]),
+        // The workflows on real PostgreSQL and the uploader, without HTTP.
+        .testTarget(
+            name: "FeedsServicesTests",
+            dependencies: [
+                "FeedsServices", "FeedsServer", "FeedsPostgres", "FeedsRealtime", "FeedsUploads", "FeedsTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "FeedsHTTPTests",
             dependencies: [
