@@ -25,7 +25,7 @@ struct ServiceHarness: Sendable {
             realtime: Realtime(hub: RealtimeHub(), publisher: published) { _, _, _, _ in }, urls: pipeline.urls, store: store)
     }
     var notifier: Notifier<PostgresActivityStore> {
-        Notifier(notifications: PostgresNotificationStore(client: client), store: store, events: events, format: .notification)
+        Notifier(notifications: PostgresNotificationStore(client: client), store: store, events: events) { .notification }
     }
     var feedGroups: FeedGroupService {
         FeedGroupService(store: PostgresFeedGroupStore(client: client), settings: pipeline.settings)

@@ -43,7 +43,9 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     var pins: Pins<Store> { Pins(pins: pinStore, store: store, events: events) }
     var polls: Polls<Store> { Polls(polls: pollStore, store: store, events: events) }
     var notifier: Notifier<Store> {
-        Notifier(notifications: notifications, store: store, events: events, format: feedGroups.current.notificationFormat)
+        Notifier(notifications: notifications, store: store, events: events) { [feedGroups] in
+            feedGroups.current.notificationFormat
+        }
     }
     /// The workflows of each write, on domain types.
     var fileUploads: Uploads { Uploads(pipeline: uploads) }

@@ -9,17 +9,21 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     let notifications: any NotificationStore
     let store: Store
     let events: Events<Store>
-    /// The notification group's `aggregation.format`.
-    let format: AggregationFormat
+    /// The notification group's `aggregation.format`, read when a notification is written (most
+    /// writes make none, and the format is parsed from the group's settings).
+    let format: @Sendable () -> AggregationFormat
 
-    package init(notifications: any NotificationStore, store: Store, events: Events<Store>, format: AggregationFormat) {
+    package init(
+        notifications: any NotificationStore, store: Store, events: Events<Store>,
+        format: @escaping @Sendable () -> AggregationFormat
+    ) {
         (self.notifications, self.store, self.events, self.format) = (notifications, store, events, format)
     }
 
     /// Writes the notification a write asked for (nil: nobody to tell) and tells its recipient.
     package func notify(_ draft: NotificationDraft?, logger: Logger) async throws {
         guard let draft else { return }
-        let group = try await notifications.add(draft, format: format, logger: logger)
+        let group = try await notifications.add(draft, format: format(), logger: logger)
         try await published(feed: draft.feed, group: group, logger: logger)
     }
 
