@@ -183,6 +183,18 @@ extension JSONWriter {
             json.field("name", feed.name)
             json.key("own_capabilities")
             json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility))
+            if let own = feed.own {
+                if let followings = own.followings {
+                    json.key("own_followings")
+                    json.array(followings) { $0.follow($1, viewer: viewer) }
+                }
+                json.key("own_follows")
+                json.array(own.follows) { $0.follow($1, viewer: viewer) }
+                if let membership = own.membership, let encoded = try? Wire.encodedValue(Wire.feedMember(membership)) {
+                    json.key("own_membership")
+                    json.raw(encoded)
+                }
+            }
             json.field("pin_count", Int(Int32(clamping: feed.pinCount)))
             json.field("updated_at", feed.updatedAt)
             json.field("visibility", feed.visibility.rawValue)

@@ -27,9 +27,14 @@ extension Wire {
     /// embeds them, so each shape has one definition. Empty (most feeds) needs no encoder.
     static func encodedArray<Value: Encodable>(_ values: [Value]) throws -> [UInt8] {
         guard !values.isEmpty else { return Array("[]".utf8) }
+        return try encodedValue(values)
+    }
+
+    /// One generated value as its encoder writes it.
+    package static func encodedValue<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Array(try encoder.encode(values))
+        return Array(try encoder.encode(value))
     }
 
     /// The viewer's `own_capabilities` on a feed, as the generated enum spells them.

@@ -118,6 +118,9 @@ extension Wire {
             memberCount: Int32(clamping: feed.memberCount),
             name: feed.name,
             ownCapabilities: ownCapabilities(viewer, on: feed),
+            ownFollowings: try feed.own?.followings.map { try $0.map { try follow($0, viewer: viewer) } },
+            ownFollows: try feed.own.map { try $0.follows.map { try follow($0, viewer: viewer) } },
+            ownMembership: try feed.own?.membership.map(feedMember),
             pinCount: Int32(clamping: feed.pinCount),
             updatedAt: WireTime.nanoseconds(feed.updatedAt),
             visibility: .init(rawValue: feed.visibility.rawValue)

@@ -46,13 +46,33 @@ import Testing
         }
         var writer = JSONWriter()
         writer.object { json in
-            json.follows("followers", FollowPage(follows: follows, next: nil), pagination: "followers_pagination", viewer: .server)
+            json.follows(
+                "followers", FollowPage(follows: follows, next: nil), pagination: "followers_pagination", viewer: .server)
         }
         let reference = JSONValue.object([
             "followers": try Samples.reference(try follows.map { try Wire.follow($0, viewer: .server) }),
             "followers_pagination": .object([:]),
         ])
         #expect(try Samples.parse(writer) == reference)
+    }
+
+    @Test func aFeedsOwnFieldsAreWrittenAsTheGeneratedTypesEncodeThem() throws {
+        let follows = Self.follows
+        var feed = follows[0].target
+        let member = FeedMember(
+            feed: feed.id, user: Samples.users[0], role: "moderator", status: .member, custom: ["n": .number(1)],
+            createdAt: Samples.now, updatedAt: Samples.now, inviteAcceptedAt: Samples.now, inviteRejectedAt: nil)
+        for own in [
+            FeedOwnData(), FeedOwnData(follows: [follows[0]], followings: [follows[1]], membership: member),
+            FeedOwnData(follows: follows, followings: nil, membership: nil),
+        ] {
+            feed.own = own
+            for viewer in [Principal.server, .user("alice")] {
+                var writer = JSONWriter()
+                writer.feed(feed, viewer: viewer)
+                #expect(try Samples.parse(writer) == (try Samples.reference(try Wire.feed(feed, viewer: viewer))))
+            }
+        }
     }
 
     @Test func activityPagesAreWrittenAsTheGeneratedTypesEncodeThem() throws {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A user's membership of a feed: a role, and whether they are a member or invited (`pending`,
 /// until they accept or reject). Members read a `members` feed as its owner does.
-public struct FeedMember: Sendable, Equatable {
+public struct FeedMember: Sendable, Hashable {
     public enum Status: String, Sendable, CaseIterable {
         case member, pending, rejected
     }

@@ -16,6 +16,8 @@ public struct Feed: Sendable, Hashable {
     public var memberCount: Int = 0
     /// Activities pinned to it.
     public var pinCount: Int = 0
+    /// What it is to the user reading it (`own_follows`, `own_membership`), when read for one.
+    public var own: FeedOwnData?
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -60,6 +60,10 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// The feeds among `ids` that exist and `user` may read (nil: the server, all), in no order.
     func feeds(_ ids: [FeedID], readableBy user: String?, logger: Logger) async throws -> [Feed]
 
+    /// What each of `feeds` is to `user` (`FeedOwnData`), by feed; `followings` reads
+    /// `own_followings` too.
+    func ownData(of feeds: [Feed], for user: String, followings: Bool, logger: Logger) async throws -> [FeedID: FeedOwnData]
+
     /// The users a query selects, in its order.
     func queryUsers(_ query: UserQuery, logger: Logger) async throws -> [User]
 

@@ -21,13 +21,28 @@ extension FeedsAPIImplementation {
             sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
             limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         query.readableBy = request.principal.userID
-        let page = try await store.queryFeeds(query, logger: request.logger)
+        var page = try await store.queryFeeds(query, logger: request.logger)
+        page.feeds = try await withOwnData(page.feeds, reader: request.principal.userID, request: request)
         if body.watch == true, let connectionID {
             for feed in page.feeds {
                 try await realtime.watch(feed.id.description, connectionID: connectionID, principal: request.principal)
             }
         }
         return page
+    }
+
+    /// `feeds` with what each is to `reader` (`own_follows`, `own_membership`, and with
+    /// `followings` `own_followings`); as they are when no user reads them.
+    func withOwnData(_ feeds: [Feed], reader: String?, followings: Bool = false, request: AuthenticatedRequest) async throws
+        -> [Feed]
+    {
+        guard let reader, !feeds.isEmpty else { return feeds }
+        let own = try await store.ownData(of: feeds, for: reader, followings: followings, logger: request.logger)
+        return feeds.map { feed in
+            var feed = feed
+            feed.own = own[feed.id]
+            return feed
+        }
     }
 
     /// StopWatchingFeed: the socket `connection_id` gets no more of the feed's events. Without
@@ -56,9 +71,8 @@ extension FeedsAPIImplementation {
             .init(body: .json(.init(duration: request.duration, feed: try Wire.feed(feed, viewer: request.principal)))))
     }
 
-    /// OwnBatch: the caller's own fields for up to 100 feeds. Follows and memberships do not exist
-    /// yet, so those lists are empty; capabilities come from `FeedCapabilities`. Feeds that do not
-    /// exist, or that the viewer may not read, are left out.
+    /// OwnBatch: the caller's own fields for up to 100 feeds (`FeedOwnData`; capabilities from
+    /// `FeedCapabilities`). Feeds that do not exist, or that the viewer may not read, are left out.
     func ownBatch(_ input: Operations.OwnBatch.Input) async throws -> Operations.OwnBatch.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
@@ -74,13 +88,19 @@ extension FeedsAPIImplementation {
         let viewer = try request.viewer(named: body.userId ?? body.user?.id)
         // Feeds the viewer may not read are left out as missing ones are: the reply says nothing of them.
         let feeds = try await store.feeds(Array(ids), readableBy: viewer.userID, logger: request.logger)
-        let data = feeds.map { feed in
-            (
+        let owned = try await withOwnData(
+            feeds, reader: viewer.userID, followings: fields.contains("own_followings"), request: request)
+        let data = try owned.map { feed in
+            let own = feed.own ?? FeedOwnData(followings: [])
+            return (
                 feed.id.description,
                 Components.Schemas.FeedOwnData(
                     ownCapabilities: fields.contains("own_capabilities") ? Wire.ownCapabilities(viewer, on: feed) : nil,
-                    ownFollowings: fields.contains("own_followings") ? [] : nil,
-                    ownFollows: fields.contains("own_follows") ? [] : nil)
+                    ownFollowings: fields.contains("own_followings")
+                        ? try (own.followings ?? []).map { try Wire.follow($0, viewer: viewer) } : nil,
+                    ownFollows: fields.contains("own_follows")
+                        ? try own.follows.map { try Wire.follow($0, viewer: viewer) } : nil,
+                    ownMembership: fields.contains("own_membership") ? try own.membership.map(Wire.feedMember) : nil)
             )
         }
         return .created(

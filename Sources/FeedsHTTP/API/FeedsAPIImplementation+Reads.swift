@@ -67,6 +67,10 @@ extension FeedsAPIImplementation {
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
             throw FeedsError.notAllowed("\(feedID) is \(feed.visibility.rawValue): \(user) may not read it")
         }
+        // What the feed is to its reader (their follows of it, their membership), beside the page.
+        let readFeed = feed
+        async let own = withOwnData(
+            [readFeed], reader: creator, followings: body.enrichmentOptions?.enrichOwnFollowings == true, request: request)
         // Without a socket (a client not connected yet) there is nothing to watch with: the read stands.
         if body.watch == true, let connectionID {
             try await realtime.watch(feedID.description, connectionID: connectionID, principal: request.principal)
@@ -104,7 +108,8 @@ extension FeedsAPIImplementation {
             feed: feed, created: created, page: ActivityPage(activities: [], next: nil, prev: nil),
             followers: FollowPage(follows: [], next: nil), following: FollowPage(follows: [], next: nil))
         if notification {
-            let page = try await notifications.page(feed: feedID.description, limit: limit, next: body.next, logger: request.logger)
+            let page = try await notifications.page(
+                feed: feedID.description, limit: limit, next: body.next, logger: request.logger)
             (read.groups, read.groupsNext, read.notificationStatus) = (page.groups, page.next, page.status)
         } else if let storyFormat, let group {
             (read.groups, read.groupsNext) = try await stories.groups(
@@ -112,10 +117,12 @@ extension FeedsAPIImplementation {
                 next: body.next, logger: request.logger)
         } else {
             read.page = try await store.queryActivities(pageQuery, logger: request.logger)
-            read.page.activities = try await stories.marked(read.page.activities, in: group, reader: creator, logger: request.logger)
+            read.page.activities = try await stories.marked(
+                read.page.activities, in: group, reader: creator, logger: request.logger)
         }
         (read.followers, read.following, read.members) = (try await followers, try await following, try await members)
         read.pinned = try await pinned.pins
+        read.feed.own = try await own.first?.own
         return read
     }
 

@@ -81,13 +81,15 @@ public struct PostgresMemberStore: MemberStore {
     public func queryMembers(_ query: MemberQuery, logger: Logger) async throws -> MemberPage {
         var bind = SQLBinds()
         let order = query.page.ascending ? "ASC" : "DESC"
-        var sql = "SELECT \(Self.columns) FROM feed_members m JOIN users u ON u.id = m.user_id WHERE m.fid = \(try bind(query.feed.description))"
+        var sql =
+            "SELECT \(Self.columns) FROM feed_members m JOIN users u ON u.id = m.user_id WHERE m.fid = \(try bind(query.feed.description))"
         if let ids = query.userIDs { sql += " AND m.user_id = ANY(\(try bind(ids)))" }
         if let roles = query.roles { sql += " AND m.role = ANY(\(try bind(roles)))" }
         if let statuses = query.statuses { sql += " AND m.status = ANY(\(try bind(statuses.map(\.rawValue))))" }
         if let cursor = query.page.cursor {
             let comparison = query.page.ascending ? ">" : "<"
-            sql += " AND (m.created_at, m.user_id) \(comparison) (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
+            sql +=
+                " AND (m.created_at, m.user_id) \(comparison) (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
         }
         sql += " ORDER BY m.created_at \(order), m.user_id \(order) LIMIT \(query.page.limit + 1)"
         var members = try await Self.decode(try await client.query(bind.query(sql), logger: logger), feed: query.feed)
@@ -119,16 +121,19 @@ public struct PostgresMemberStore: MemberStore {
         var members: [FeedMember] = []
         for try await row in rows {
             var columns = RowReader(row)
-            let role: String = try columns.next(), status: String = try columns.next()
-            let custom = try JSONText.object(try columns.next())
-            let created: Date = try columns.next(), updated: Date = try columns.next()
-            let accepted: Date? = try columns.next(), rejected: Date? = try columns.next()
-            members.append(
-                FeedMember(
-                    feed: feed, user: try UserRow.user(&columns), role: role, status: FeedMember.Status(rawValue: status) ?? .member,
-                    custom: custom, createdAt: created, updatedAt: updated, inviteAcceptedAt: accepted,
-                    inviteRejectedAt: rejected))
+            members.append(try member(&columns, feed: feed))
         }
         return members
+    }
+
+    /// One member from `columns`' next columns (`columns` above).
+    static func member(_ columns: inout RowReader, feed: FeedID) throws -> FeedMember {
+        let role: String = try columns.next(), status: String = try columns.next()
+        let custom = try JSONText.object(try columns.next())
+        let created: Date = try columns.next(), updated: Date = try columns.next()
+        let accepted: Date? = try columns.next(), rejected: Date? = try columns.next()
+        return FeedMember(
+            feed: feed, user: try UserRow.user(&columns), role: role, status: FeedMember.Status(rawValue: status) ?? .member,
+            custom: custom, createdAt: created, updatedAt: updated, inviteAcceptedAt: accepted, inviteRejectedAt: rejected)
     }
 }

@@ -1,4 +1,4 @@
-"""Steps: Follow, FollowBatch, QueryFollows, AcceptFollow, RejectFollow, Unfollow, and timelines."""
+"""Steps: Follow, own_follows, FollowBatch, QueryFollows, AcceptFollow, RejectFollow, Unfollow, and timelines."""
 
 from getstream.models import FeedInput, FollowRequest, SortParamRequest
 
@@ -21,6 +21,21 @@ def follow_fills_the_timeline(run):
     expect_equal(timeline_ids(run, run.alice), run.notes, "bob's notes copied into alice's timeline")
     again = run.client.feeds.follow(source=f"timeline:{run.alice}", target=run.bob_feed).data
     expect_equal(again.follow.target_feed.follower_count, 1, "follower_count after following twice")
+
+
+@step
+def own_follows_on_the_followed_feed(run):
+    """The follow button's source: alice's follow of bob's feed, on bob's feed as alice reads it."""
+    data = run.client.feeds.get_or_create_feed("user", run.bob, user_id=run.alice).data
+    check_decoded(data)
+    expect_equal(
+        [(follow.source_feed.feed, follow.target_feed.feed) for follow in data.feed.own_follows or []],
+        [(f"timeline:{run.alice}", run.bob_feed)],
+        "alice's own_follows of bob's feed",
+    )
+    expect_equal(data.feed.own_membership, None, "alice is no member of bob's feed")
+    others = run.client.feeds.get_or_create_feed("user", run.bob, user_id=run.bob).data.feed.own_follows
+    expect_equal(others, [], "bob's own_follows of his own feed")
 
 
 @step
