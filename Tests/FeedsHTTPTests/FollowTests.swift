@@ -130,6 +130,42 @@ import Testing
         }
     }
 
+    /// Stream's docs follow from `timeline:<me>` without reading it first: the follow makes it,
+    /// for its owner, as GetOrCreateFeed would. Someone else's feed, or a custom group's, is not made.
+    @Test func aFollowFromOnesOwnTimelineNeverReadMakesIt() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("user:bob", owner: "bob")
+            let made = try await server.follow("timeline:alice", "user:bob", as: "alice")
+            #expect(made.status == 201, "\(made.text)")
+            #expect(made.body["follow"]["source_feed"]["created_by"]["id"].string == "alice", "\(made.text)")
+            #expect(made.body["follow"]["source_feed"]["visibility"].string == "private", "timeline's default")
+            #expect(made.body["follow"]["status"].string == "accepted")
+
+            // Not another user's feed, nor a feed of a custom group.
+            expectAPIError(try await server.follow("timeline:carl", "user:bob", as: "alice"), status: 404, code: 16)
+            try await server.createFeedGroups("club")
+            expectAPIError(try await server.follow("club:alice", "user:bob", as: "alice"), status: 404, code: 16)
+            #expect(try await server.number("SELECT count(*)::int FROM feeds WHERE fid IN ('timeline:carl', 'club:alice')") == 0)
+
+            // The server may follow from any user's built-in feed; it is that user's.
+            let batch = try await server.api(
+                .POST, "/feeds/follows/batch", as: nil,
+                json:
+                    #"{"follows":[{"source":"timeline:dora","target":"user:bob"},{"source":"timeline:erin","target":"user:bob"}]}"#
+            )
+            #expect(batch.status == 201 && batch.body["created"].array.count == 2, "\(batch.text)")
+            #expect(try await server.number("SELECT count(*)::int FROM feeds WHERE created_by IN ('dora', 'erin')") == 2)
+            // A batch that fails makes nothing.
+            let failing = try await server.api(
+                .POST, "/feeds/follows/batch", as: nil,
+                json:
+                    #"{"follows":[{"source":"timeline:fay","target":"user:bob"},{"source":"timeline:fay","target":"user:ghost"}]}"#
+            )
+            expectAPIError(failing, status: 404, code: 16)
+            #expect(try await server.number("SELECT count(*)::int FROM feeds WHERE fid = 'timeline:fay'") == 0)
+        }
+    }
+
     @Test func badFollowsAreRefusedWithTheFieldAtFault() async throws {
         try await TestServer.run { server in
             try await server.createFeed("user:bob", owner: "bob")

@@ -87,3 +87,14 @@ public struct FollowInput: Sendable, Hashable {
         self.custom = custom
     }
 }
+
+extension FollowInput {
+    /// The source feeds a follow makes when they do not exist yet: a user's own feeds of the
+    /// built-in groups (`timeline:<them>`), and for the server any built-in group's feed; each is
+    /// owned by the user its id names. In `fid` order, the order writes lock feeds in.
+    public static func sourcesMadeOnFollow(_ inputs: [FollowInput], by principal: Principal) -> [FeedID] {
+        Set(inputs.map(\.source))
+            .filter { FeedGroup.builtIn.contains($0.group) && (principal.userID == nil || principal.userID == $0.id) }
+            .sorted { $0.description < $1.description }
+    }
+}

@@ -17,6 +17,10 @@ extension PostgresActivityStore {
     {
         let inputs = FollowInput.bounded(inputs)
         let (pairs, jobs) = try await client.transaction(logger: logger) { connection in
+            // A follow from one's own built-in feed never read before makes it, as Stream does (its
+            // docs call `timeline.follow(…)` on a timeline never fetched): for its owner, with its
+            // group's defaults. Anyone else's feed, or a custom group's, must exist already.
+            try await Self.ensureOwnFeeds(FollowInput.sourcesMadeOnFollow(inputs, by: principal), on: connection, logger: logger)
             let access = try await Self.access(Set(inputs.flatMap { [$0.source, $0.target] }), on: connection, logger: logger)
             var pairs: [(source: String, target: String, created: Bool)] = []
             var jobs: [Int64] = []

@@ -25,6 +25,25 @@ extension PostgresActivityStore {
         )
     }
 
+    /// Creates the feeds among `feeds` that are missing, each owned by the user its id names (made
+    /// too when missing), with its group's visibility; in `fid` order.
+    static func ensureOwnFeeds(_ feeds: [FeedID], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !feeds.isEmpty else { return }
+        let ids = feeds.map(\.id)
+        try await connection.query(
+            "INSERT INTO users (id) SELECT DISTINCT u FROM unnest(\(ids)::text[]) AS x(u) ORDER BY u ON CONFLICT (id) DO NOTHING",
+            logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
+            SELECT f, g, i, i, \(unescaped: FeedGroupSQL.defaultVisibility(ofGroup: "g"))
+            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(ids)::text[]) AS x(f, g, i)
+            ORDER BY f
+            ON CONFLICT (fid) DO NOTHING
+            """,
+            logger: logger)
+    }
+
     /// Refuses `feeds` unless `principal` may post into each: one of theirs, or a missing one they
     /// may create (`FeedPermissions`). The server may post anywhere.
     static func checkPostable(_ feeds: [FeedID], by principal: Principal, on connection: PostgresConnection, logger: Logger)

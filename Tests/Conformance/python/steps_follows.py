@@ -101,3 +101,17 @@ def reject_removes_an_accepted_follower(run):
         "status and counts after rejecting an accepted follow",
     )
     expect_equal(timeline_ids(run, run.alice), [], "alice's timeline after she was removed as a follower")
+
+
+@step
+def follow_from_a_timeline_never_read(run):
+    """Stream's docs follow from a timeline never fetched: the follow makes it, for its owner."""
+    user = f"newcomer-{run.suffix}"
+    data = run.client.feeds.follow(source=f"timeline:{user}", target=run.bob_feed).data
+    check_decoded(data)
+    expect_equal(
+        (data.follow.source_feed.feed, data.follow.source_feed.created_by.id, data.follow.status),
+        (f"timeline:{user}", user, "accepted"),
+        "the new timeline, its owner, the follow",
+    )
+    run.client.feeds.unfollow(f"timeline:{user}", run.bob_feed)
