@@ -12,8 +12,16 @@ extension PostgresActivityStore {
     {
         guard !feeds.isEmpty else { return [:] }
         let fids = feeds.map(\.id.description)
-        async let follows = follows(try Self.ownFollowsSQL(of: fids, by: user), logger: logger)
-        async let memberships = memberships(of: fids, user: user, logger: logger)
+        // One feed (every feed page): a prepared probe first, as most readers neither follow nor
+        // belong to the feed they read; the full reads only for what it finds.
+        var (anyFollow, anyMembership) = (true, true)
+        if feeds.count == 1 {
+            for try await found in try await prepared.execute(OwnDataProbe(fid: fids[0], user: user), logger: logger) {
+                (anyFollow, anyMembership) = found
+            }
+        }
+        async let follows = anyFollow ? follows(try Self.ownFollowsSQL(of: fids, by: user), logger: logger) : []
+        async let memberships = anyMembership ? memberships(of: fids, user: user, logger: logger) : []
         let followedBack =
             followings ? try await self.follows(try Self.ownFollowingsSQL(of: feeds, by: user), logger: logger) : nil
         var own: [FeedID: FeedOwnData] = [:]
@@ -92,5 +100,30 @@ extension PostgresActivityStore {
             members.append(try PostgresMemberStore.member(&columns, feed: try FeedID(fid)))
         }
         return members
+    }
+}
+
+/// Whether `user` follows `fid` from a feed of theirs (any status) and whether they have a
+/// membership of it: prepared, and planned once per connection.
+struct OwnDataProbe: PostgresPreparedStatement {
+    typealias Row = (Bool, Bool)
+    static let name = "OwnDataProbe"
+    static let sql = """
+        SELECT EXISTS (SELECT 1 FROM follows w WHERE w.target_fid = $1 AND w.source_fid IN (SELECT fid FROM feeds WHERE created_by = $2)),
+            EXISTS (SELECT 1 FROM feed_members m WHERE m.fid = $1 AND m.user_id = $2)
+        """
+
+    let fid: String
+    let user: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(fid)
+        bindings.append(user)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> (Bool, Bool) {
+        try row.decode((Bool, Bool).self)
     }
 }
