@@ -98,3 +98,42 @@ extension FollowInput {
             .sorted { $0.description < $1.description }
     }
 }
+
+/// UpdateFollow's change; what it leaves nil stays as it is.
+public struct FollowChange: Sendable, Hashable {
+    public var custom: JSONObject?
+    public var pushPreference: String?
+    public var followerRole: String?
+    /// The status the caller believes the follow has: a status is changed by AcceptFollow and
+    /// RejectFollow only, so another one is refused.
+    public var status: Follow.Status?
+
+    public init(custom: JSONObject?, pushPreference: String?, followerRole: String?, status: Follow.Status? = nil)
+        throws(FeedsError)
+    {
+        if let pushPreference, !["all", "none"].contains(pushPreference) {
+            throw .input("push_preference is all or none", field: "push_preference")
+        }
+        if let followerRole, followerRole.utf8.count > 255 {
+            throw .input("follower_role takes at most 255 characters", field: "follower_role")
+        }
+        (self.custom, self.pushPreference, self.followerRole, self.status) = (custom, pushPreference, followerRole, status)
+    }
+
+    /// Changes the source feed's owner makes (the follower's own settings).
+    public var byFollower: Bool { custom != nil || pushPreference != nil }
+}
+
+/// A follow to end, and whether the source keeps what it copied (`keep_history`).
+public struct UnfollowPair: Sendable, Hashable {
+    public var source: FeedID
+    public var target: FeedID
+    public var keepHistory: Bool
+
+    public init(source: FeedID, target: FeedID, keepHistory: Bool = false) {
+        (self.source, self.target, self.keepHistory) = (source, target, keepHistory)
+    }
+
+    /// Stream's bound on an unfollow batch.
+    public static let maxBatch = 1000
+}

@@ -14,6 +14,16 @@ public protocol FollowStore: Sendable {
     func unfollow(source: FeedID, target: FeedID, keepHistory: Bool, by principal: Principal, logger: Logger) async throws
         -> Follow
 
+    /// Ends each of `pairs` as `unfollow` does, in one transaction, all or nothing; one that does
+    /// not exist is not found, or left out with `skipMissing`. Returns the follows ended.
+    func unfollow(_ pairs: [UnfollowPair], skipMissing: Bool, by principal: Principal, logger: Logger) async throws
+        -> [Follow]
+
+    /// Changes a follow: its custom data and push preference by the source feed's owner, its
+    /// follower role by the target feed's owner (the server either).
+    func updateFollow(source: FeedID, target: FeedID, _ change: FollowChange, by principal: Principal, logger: Logger)
+        async throws -> Follow
+
     /// Accepts or rejects a pending follow; rejecting an accepted one removes the follower.
     func answer(
         source: FeedID, target: FeedID, accept: Bool, followerRole: String?, by principal: Principal, logger: Logger

@@ -58,6 +58,50 @@ extension FeedsAPIImplementation {
             .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
     }
 
+    /// UpdateFollow: custom data and push preference by the follower, follower role by the followed.
+    func updateFollow(_ input: Operations.UpdateFollow.Input) async throws -> Operations.UpdateFollow.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let change = try FollowChange(
+            custom: try body.custom.map { try recode($0) }, pushPreference: body.pushPreference?.rawValue,
+            followerRole: body.followerRole, status: body.status.flatMap { Follow.Status(rawValue: $0.rawValue) })
+        let follow = try await follows.update(
+            source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"), change,
+            principal: request.principal, logger: request.logger)
+        return .ok(
+            .init(body: .json(.init(duration: request.duration, follow: try Wire.follow(follow, viewer: request.principal)))))
+    }
+
+    func unfollowBatch(_ input: Operations.UnfollowBatch.Input) async throws -> Operations.UnfollowBatch.Output {
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        return .created(.init(body: .json(try await unfollowBatch(body, skipMissing: false))))
+    }
+
+    /// GetOrCreateUnfollows: UnfollowBatch that leaves out follows that do not exist.
+    func getOrCreateUnfollows(_ input: Operations.GetOrCreateUnfollows.Input) async throws
+        -> Operations.GetOrCreateUnfollows.Output
+    {
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        return .created(.init(body: .json(try await unfollowBatch(body, skipMissing: true))))
+    }
+
+    private func unfollowBatch(_ body: Components.Schemas.UnfollowBatchRequest, skipMissing: Bool) async throws
+        -> Components.Schemas.UnfollowBatchResponse
+    {
+        let request = try request
+        guard (1...UnfollowPair.maxBatch).contains(body.follows.count) else {
+            throw FeedsError.input("follows takes 1 to 1,000 follows", field: "follows")
+        }
+        let pairs = try body.follows.enumerated().map { index, pair in
+            UnfollowPair(
+                source: try FeedID(pair.source, field: "follows[\(index)].source"),
+                target: try FeedID(pair.target, field: "follows[\(index)].target"), keepHistory: pair.keepHistory ?? false)
+        }
+        let ended = try await follows.unfollow(
+            pairs, skipMissing: skipMissing, principal: request.principal, logger: request.logger)
+        return .init(duration: request.duration, follows: try ended.map { try Wire.follow($0, viewer: request.principal) })
+    }
+
     func acceptFollow(_ input: Operations.AcceptFollow.Input) async throws -> Operations.AcceptFollow.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }

@@ -58,32 +58,11 @@ extension PostgresActivityStore {
     public func unfollow(source: FeedID, target: FeedID, keepHistory: Bool, by principal: Principal, logger: Logger)
         async throws -> Follow
     {
-        let removed: FollowColumns = try await client.transaction(logger: logger) { connection in
-            let access = try await Self.access([source, target], on: connection, logger: logger)
-            let sourceFeed = try Self.feed(source, in: access)
-            let targetFeed = try Self.feed(target, in: access)
-            // The follower leaves, or the followed feed's owner removes them (`manageFollowers`).
-            if let user = principal.userID, user != sourceFeed.owner, user != targetFeed.owner {
-                throw FeedsError.notAllowed(
-                    "only the owners of \(source) and \(target) may end this follow; \(user) owns neither")
-            }
-            let rows = try await connection.query(
-                """
-                DELETE FROM follows WHERE source_fid = \(source.description) AND target_fid = \(target.description)
-                RETURNING \(unescaped: FollowColumns.list)
-                """, logger: logger)
-            var found: FollowColumns?
-            for try await row in rows { found = try FollowColumns(row) }
-            guard let found else { throw FeedsError.notFound("\(source) does not follow \(target)") }
-            if found.status == .accepted {
-                try await Self.adjust(
-                    [target.description: (-1, 0), source.description: (0, -1)], on: connection, logger: logger)
-            }
-            if !keepHistory { try await Self.removeCopies(in: source, via: target, on: connection, logger: logger) }
-            return found
-        }
-        let feeds = try await self.feeds([source, target], readableBy: nil, logger: logger)
-        return try removed.follow(feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.id.description, $0) }))
+        let ended = try await unfollow(
+            [UnfollowPair(source: source, target: target, keepHistory: keepHistory)], skipMissing: false, by: principal,
+            logger: logger)
+        guard let follow = ended.first else { throw FeedsError.notFound("\(source) does not follow \(target)") }
+        return follow
     }
 
     public func answer(
@@ -185,7 +164,7 @@ extension PostgresActivityStore {
     }
 
     /// Removes what `via` copied into `feed`, then copies back what another followed feed holds too.
-    private static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws
+    static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws
     {
         var removed: [String] = []
         let rows = try await connection.query(
@@ -207,7 +186,7 @@ extension PostgresActivityStore {
     }
 
     /// Adds to follower and following counts, one statement for all feeds.
-    private static func adjust(
+    static func adjust(
         _ counts: [String: (followers: Int, following: Int)], on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !counts.isEmpty else { return }
@@ -222,7 +201,7 @@ extension PostgresActivityStore {
     }
 
     /// Owner and visibility of each of `ids` that exists.
-    private static func access(_ ids: Set<FeedID>, on connection: PostgresConnection, logger: Logger) async throws
+    static func access(_ ids: Set<FeedID>, on connection: PostgresConnection, logger: Logger) async throws
         -> [String: FeedAccess]
     {
         let rows = try await connection.query(
@@ -234,7 +213,7 @@ extension PostgresActivityStore {
         return access
     }
 
-    private static func feed(_ id: FeedID, in access: [String: FeedAccess]) throws -> FeedAccess {
+    static func feed(_ id: FeedID, in access: [String: FeedAccess]) throws -> FeedAccess {
         guard let feed = access[id.description] else {
             throw FeedsError.notFound("feed \(id) does not exist; create it with GetOrCreateFeed")
         }

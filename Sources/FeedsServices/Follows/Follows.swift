@@ -45,10 +45,36 @@ package struct Follows<Store: ActivityStore>: Sendable {
     {
         let follow = try await store.unfollow(
             source: source, target: target, keepHistory: keepHistory, by: principal, logger: logger)
-        events.follow("feeds.follow.deleted", follow)
-        try await notifier.unnotify(source: NotificationDraft.followSource(source: source, target: target), logger: logger)
-        try await revokeUnlessReadable(follow, logger: logger)
+        try await ended([follow], logger: logger)
         return follow
+    }
+
+    /// UnfollowBatch and GetOrCreateUnfollows (`skipMissing`): each as Unfollow, all or nothing.
+    package func unfollow(_ pairs: [UnfollowPair], skipMissing: Bool, principal: Principal, logger: Logger) async throws
+        -> [Follow]
+    {
+        let follows = try await store.unfollow(pairs, skipMissing: skipMissing, by: principal, logger: logger)
+        try await ended(follows, logger: logger)
+        return follows
+    }
+
+    /// UpdateFollow; `feeds.follow.updated`.
+    package func update(source: FeedID, target: FeedID, _ change: FollowChange, principal: Principal, logger: Logger)
+        async throws -> Follow
+    {
+        let follow = try await store.updateFollow(source: source, target: target, change, by: principal, logger: logger)
+        events.follow("feeds.follow.updated", follow)
+        return follow
+    }
+
+    /// After follows end: their events, their notifications taken back, and watches revoked.
+    private func ended(_ follows: [Follow], logger: Logger) async throws {
+        for follow in follows {
+            events.follow("feeds.follow.deleted", follow)
+            try await notifier.unnotify(
+                source: NotificationDraft.followSource(source: follow.source.id, target: follow.target.id), logger: logger)
+            try await revokeUnlessReadable(follow, logger: logger)
+        }
     }
 
     /// AcceptFollow and RejectFollow, by the target's owner.

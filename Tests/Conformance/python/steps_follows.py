@@ -1,6 +1,7 @@
-"""Steps: Follow, own_follows, FollowBatch, QueryFollows, AcceptFollow, RejectFollow, Unfollow, and timelines."""
+"""Steps: Follow, own_follows, FollowBatch, QueryFollows, AcceptFollow, RejectFollow, Unfollow, UpdateFollow,
+UnfollowBatch, GetOrCreateUnfollows, and timelines."""
 
-from getstream.models import FeedInput, FollowRequest, SortParamRequest
+from getstream.models import FeedInput, FollowRequest, SortParamRequest, UnfollowPair
 
 from support import check_decoded, expect_equal, step
 
@@ -115,3 +116,32 @@ def follow_from_a_timeline_never_read(run):
         "the new timeline, its owner, the follow",
     )
     run.client.feeds.unfollow(f"timeline:{user}", run.bob_feed)
+
+
+@step
+def update_follow_and_unfollow_in_batches(run):
+    """UpdateFollow, then UnfollowBatch and GetOrCreateUnfollows on a pair of new follows."""
+    user = f"batcher-{run.suffix}"
+    for target in (run.alice_feed, run.bob_feed):
+        run.client.feeds.follow(source=f"timeline:{user}", target=target)
+    updated = run.client.feeds.update_follow(
+        source=f"timeline:{user}", target=run.bob_feed, custom={"close": True}, push_preference="all", follower_role="fan"
+    ).data
+    check_decoded(updated)
+    expect_equal(
+        (updated.follow.custom, updated.follow.push_preference, updated.follow.follower_role),
+        ({"close": True}, "all", "fan"),
+        "the follow's custom data, push preference and role",
+    )
+    pairs = [
+        UnfollowPair(source=f"timeline:{user}", target=run.alice_feed),
+        UnfollowPair(source=f"timeline:{user}", target=f"user:nobody-{run.suffix}"),
+    ]
+    upserted = run.client.feeds.get_or_create_unfollows(follows=pairs).data
+    check_decoded(upserted)
+    expect_equal([f.target_feed.feed for f in upserted.follows], [run.alice_feed], "the one follow that existed ended")
+    ended = run.client.feeds.unfollow_batch(
+        follows=[UnfollowPair(source=f"timeline:{user}", target=run.bob_feed, keep_history=True)]
+    ).data
+    check_decoded(ended)
+    expect_equal([f.target_feed.feed for f in ended.follows], [run.bob_feed], "the batch's follow ended")
