@@ -74,11 +74,14 @@ package struct Events<Store: ActivityStore>: Sendable {
     /// A bookmark is its user's alone: of its activity's watchers, only their sockets get it (the
     /// SDKs keep `own_bookmarks` in step across the user's devices with it).
     package func bookmark(_ type: String, _ bookmark: Bookmark, activity: Activity) {
-        guard let bookmark = try? Wire.bookmark(bookmark, activity: try Wire.activity(activity, urls: urls)) else { return }
         var json = JSONWriter(capacity: 2048)
+        var users: [String: [UInt8]] = [:]
         json.object { json in
             Self.head(&json, type)
-            Self.fields(&json, [("bookmark", bookmark), ("user", bookmark.user)])
+            json.key("bookmark")
+            json.bookmark(bookmark, users: &users) { [urls] json, users in json.activity(activity, urls: urls, users: &users) }
+            json.key("user")
+            json.user(bookmark.user, written: &users)
         }
         realtime.publish(
             FeedEvent(
