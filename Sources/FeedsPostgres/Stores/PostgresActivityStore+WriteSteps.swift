@@ -13,31 +13,29 @@ extension PostgresActivityStore {
     /// Creates the feeds among `feeds` that are missing, owned by `creatorID`, each with its group's visibility.
     static func ensureFeeds(_ feeds: [FeedID], creatorID: String, on connection: PostgresConnection, logger: Logger) async throws
     {
-        try await connection.query(
-            """
-            INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
-            SELECT f, g, i, \(creatorID), \(unescaped: FeedGroupSQL.defaultVisibility(ofGroup: "g"))
-            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(feeds.map(\.id))::text[])
-                AS x(f, g, i)
-            ON CONFLICT (fid) DO NOTHING
-            """,
-            logger: logger
-        )
+        try await ensureFeeds(feeds, creators: feeds.map { _ in creatorID }, on: connection, logger: logger)
     }
 
     /// Creates the feeds among `feeds` that are missing, each owned by the user its id names (made
-    /// too when missing), with its group's visibility; in `fid` order.
+    /// too when missing), with its group's visibility.
     static func ensureOwnFeeds(_ feeds: [FeedID], on connection: PostgresConnection, logger: Logger) async throws {
         guard !feeds.isEmpty else { return }
-        let ids = feeds.map(\.id)
         try await connection.query(
-            "INSERT INTO users (id) SELECT DISTINCT u FROM unnest(\(ids)::text[]) AS x(u) ORDER BY u ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO users (id) SELECT DISTINCT u FROM unnest(\(feeds.map(\.id))::text[]) AS x(u) ORDER BY u ON CONFLICT (id) DO NOTHING",
             logger: logger)
+        try await ensureFeeds(feeds, creators: feeds.map(\.id), on: connection, logger: logger)
+    }
+
+    /// The missing ones among `feeds`, the i-th owned by `creators[i]`, inserted in `fid` order.
+    private static func ensureFeeds(_ feeds: [FeedID], creators: [String], on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         try await connection.query(
             """
             INSERT INTO feeds (fid, group_id, feed_id, created_by, visibility)
-            SELECT f, g, i, i, \(unescaped: FeedGroupSQL.defaultVisibility(ofGroup: "g"))
-            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(ids)::text[]) AS x(f, g, i)
+            SELECT f, g, i, c, \(unescaped: FeedGroupSQL.defaultVisibility(ofGroup: "g"))
+            FROM unnest(\(feeds.map(\.description))::text[], \(feeds.map(\.group))::text[], \(feeds.map(\.id))::text[],
+                \(creators)::text[]) AS x(f, g, i, c)
             ORDER BY f
             ON CONFLICT (fid) DO NOTHING
             """,
