@@ -39,6 +39,12 @@ package struct Realtime: Sendable {
         try await forwardWatch(RealtimeHub.everyConnection, fid, userID, false)
     }
 
+    /// Ends every watch of `fid` on every node but `kept`'s (nil: all of them).
+    package func revokeAll(_ fid: String, allBut kept: String?) async throws {
+        hub.revoke(fid: fid, allBut: kept)
+        try await forwardWatch(RealtimeHub.allButConnection, fid, kept ?? "", false)
+    }
+
     package func publish(_ event: FeedEvent) {
         publisher.publish([event])
     }

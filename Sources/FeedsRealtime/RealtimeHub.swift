@@ -59,6 +59,10 @@ public final class RealtimeHub: Sendable {
             revoke(fid: fid, userID: userID)
             return .done
         }
+        if connectionID == Self.allButConnection, !on {
+            revoke(fid: fid, allBut: userID.isEmpty ? nil : userID)
+            return .done
+        }
         return state.withLockedValue { state in
             guard var client = state.clients[connectionID] else { return .elsewhere }
             guard client.connection.userID == userID else { return .notYours }
@@ -78,8 +82,19 @@ public final class RealtimeHub: Sendable {
     /// Stops every watch of `fid` by `userID`'s connections on this node: the user may no longer
     /// read it (a follow removed), so no further event of it reaches them.
     public func revoke(fid: String, userID: String) {
+        revoke(fid: fid) { $0 == userID }
+    }
+
+    /// Stops every watch of `fid` on this node but `kept`'s (nil: all): the feed was deleted, or
+    /// closed to those who read it only while it was open.
+    public func revoke(fid: String, allBut kept: String?) {
+        revoke(fid: fid) { $0 != kept }
+    }
+
+    private func revoke(fid: String, of users: (String) -> Bool) {
         state.withLockedValue { state in
-            for id in state.watchers[fid] ?? [] where state.clients[id]?.connection.userID == userID {
+            for id in state.watchers[fid] ?? [] {
+                guard let watcher = state.clients[id]?.connection.userID, users(watcher) else { continue }
                 state.clients[id]?.watching.remove(fid)
                 state.unwatch(fid, by: id)
             }
@@ -89,6 +104,10 @@ public final class RealtimeHub: Sendable {
     /// The connection id a stop names to end all of a user's watches of a feed (sent to every node
     /// by `Realtime.revoke`).
     public static let everyConnection = "*"
+
+    /// The connection id a stop names to end every watch of a feed but its user's (`revoke(fid:allBut:)`;
+    /// the empty user, which no token names, keeps none).
+    public static let allButConnection = "**"
 
     /// The feeds watched on this node.
     public var watchedFeeds: [String] { state.withLockedValue { Array($0.watchers.keys) } }

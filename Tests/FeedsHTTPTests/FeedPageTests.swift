@@ -73,7 +73,7 @@ import Testing
             expectAPIError(translate, status: 400, code: 4, field: "translate_text")
             let wrongMethod = try await server.api(.PATCH, path, as: "alice", json: "{}")
             expectAPIError(wrongMethod, status: 405, code: 4)
-            #expect(wrongMethod.headers["Allow"].first == "POST, PUT")
+            #expect(wrongMethod.headers["Allow"].first == "DELETE, POST, PUT")
             let anonymous = try await server.send(.POST, "/api/v2\(path)?api_key=\(server.apiKey)", body: Data("{}".utf8))
             expectAPIError(anonymous, status: 401, code: 5)
             let encoded = try await server.api(.POST, "/feeds/feed_groups/user/feeds/al%69ce", as: "alice", json: "{}")

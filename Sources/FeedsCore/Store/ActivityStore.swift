@@ -54,6 +54,18 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// a server call); returns it as it is now.
     func updateFeed(_ id: FeedID, _ details: FeedDetails, by userID: String?, logger: Logger) async throws -> Feed
 
+    /// DeleteFeed, DeleteFeedsBatch (`FeedDeletion`): all the feeds exist and `principal` owns each
+    /// (or is the server), or nothing changes. Records the work as a completed task.
+    func deleteFeeds(_ deletion: FeedDeletion, by principal: Principal, logger: Logger) async throws -> DeletedFeeds
+
+    /// ChangeFeedVisibility: the feed's new level, by its owner or the server, with the follows
+    /// and members the level no longer allows removed and waiting requests answered.
+    func changeVisibility(of id: FeedID, _ change: VisibilityChange, by principal: Principal, logger: Logger)
+        async throws -> ChangedVisibility
+
+    /// A task recorded by a call that answered with its id (GetTask), or nil.
+    func task(id: String, logger: Logger) async throws -> BackgroundTask?
+
     /// A page of feeds in the query's order.
     func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage
 

@@ -71,6 +71,52 @@ extension FeedsAPIImplementation {
             .init(body: .json(.init(duration: request.duration, feed: try Wire.feed(feed, viewer: request.principal)))))
     }
 
+    /// DeleteFeed (`FeedDeletion`), by the feed's owner or a server call; done within the call,
+    /// and its task recorded for GetTask.
+    func deleteFeed(_ input: Operations.DeleteFeed.Input) async throws -> Operations.DeleteFeed.Output {
+        let request = try request
+        let id = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
+        let deletion = try FeedDeletion(
+            feeds: [id], hard: input.query.hardDelete ?? false, purgeOwnerActivities: input.query.purgeUserActivities ?? false)
+        let task = try await feedChanges.delete(deletion, principal: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(duration: request.duration, taskId: task.id))))
+    }
+
+    /// DeleteFeedsBatch: DeleteFeed for up to 1,000 feeds, all or none. Server-side only, as on Stream.
+    func deleteFeedsBatch(_ input: Operations.DeleteFeedsBatch.Input) async throws -> Operations.DeleteFeedsBatch.Output {
+        let request = try serverRequest("DeleteFeedsBatch is server-side only")
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let ids = try body.feeds.enumerated().map { index, fid in try FeedID(fid, field: "feeds[\(index)]") }
+        let deletion = try FeedDeletion(
+            feeds: ids, hard: body.hardDelete ?? false, purgeOwnerActivities: body.purgeUserActivities ?? false)
+        let task = try await feedChanges.delete(deletion, principal: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(duration: request.duration, taskId: task.id))))
+    }
+
+    /// ChangeFeedVisibility, by the feed's owner or a server call; the reply is the feed as it now is.
+    func changeFeedVisibility(_ input: Operations.ChangeFeedVisibility.Input) async throws
+        -> Operations.ChangeFeedVisibility.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let id = try FeedID(group: input.path.feedGroupId, id: input.path.feedId, field: "feed_id")
+        guard let visibility = FeedVisibility(rawValue: body.visibility.rawValue) else {
+            throw FeedsError.input("visibility is public, visible, followers, members or private", field: "visibility")
+        }
+        let change = VisibilityChange(visibility: visibility, approvePending: body.pendingFollowsAction != .reject)
+        let feed = try await feedChanges.changeVisibility(id, change, principal: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(duration: request.duration, feed: try Wire.feed(feed, viewer: request.principal)))))
+    }
+
+    /// GetTask: what a call that answered with a task id did. Server-side only.
+    func getTask(_ input: Operations.GetTask.Input) async throws -> Operations.GetTask.Output {
+        let request = try serverRequest("GetTask is server-side only")
+        guard let task = try await store.task(id: input.path.id, logger: request.logger) else {
+            throw FeedsError.notFound("task \(input.path.id) does not exist (tasks are kept for 7 days)")
+        }
+        return .ok(.init(body: .json(try Wire.task(task, duration: request.duration))))
+    }
+
     /// OwnBatch: the caller's own fields for up to 100 feeds (`FeedOwnData`; capabilities from
     /// `FeedCapabilities`). Feeds that do not exist, or that the viewer may not read, are left out.
     func ownBatch(_ input: Operations.OwnBatch.Input) async throws -> Operations.OwnBatch.Output {

@@ -59,6 +59,8 @@ extension FeedsAPIImplementation {
         let firstMembers = try Self.memberInputs(body.data?.members ?? [], field: "data.members")
         var (feed, created) = try await store.getOrCreateFeed(
             feedID, creatorID: creator, by: request.principal, visibility: visibility, details: details, logger: request.logger)
+        // Watches left from a deleted feed of the same id end: this one may be read by others.
+        if created { try await realtime.revokeAll(feedID.description, allBut: feed.createdBy.id) }
         if created, !firstMembers.isEmpty {
             let change = try await memberStore.updateMembers(
                 feedID, .upsert, firstMembers, by: request.principal, logger: request.logger)

@@ -58,11 +58,18 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
         Follows(store: store, feedGroups: feedGroups, realtime: realtime, events: events, notifier: notifier)
     }
     var bookmarks: Bookmarks<Store> { Bookmarks(store: store, events: events) }
-    var feedChanges: FeedChanges<Store> { FeedChanges(store: store, events: events) }
+    var feedChanges: FeedChanges<Store> { FeedChanges(store: store, events: events, notifier: notifier) }
 
     /// An activity as the wire shows it.
     func wire(_ activity: Activity) throws -> Components.Schemas.ActivityResponse {
         try Wire.activity(activity, urls: uploads.urls)
+    }
+
+    /// The request of a server-side-only call; a user token is refused, with `why`.
+    func serverRequest(_ why: String) throws -> AuthenticatedRequest {
+        let request = try request
+        guard request.principal == .server else { throw FeedsError.notAllowed("\(why); a user token may not") }
+        return request
     }
 
     /// The scope the middlewares set for this request, with its authenticated principal.

@@ -46,7 +46,8 @@ extension FeedsAPIImplementation {
 
     func deleteFeedGroup(_ input: Operations.DeleteFeedGroup.Input) async throws -> Operations.DeleteFeedGroup.Output {
         let request = try serverRequest
-        try await feedGroups.delete(input.path.feedGroupId, hard: input.query.hardDelete ?? false, by: actor, logger: request.logger)
+        try await feedGroups.delete(
+            input.path.feedGroupId, hard: input.query.hardDelete ?? false, by: actor, logger: request.logger)
         return .ok(.init(body: .json(.init(duration: request.duration))))
     }
 
@@ -61,12 +62,6 @@ extension FeedsAPIImplementation {
 
     /// The request, refused unless the server made it: users do not configure the app.
     private var serverRequest: AuthenticatedRequest {
-        get throws {
-            let request = try request
-            guard request.principal == .server else {
-                throw FeedsError.notAllowed("feed groups are configured server-side; a user token may not")
-            }
-            return request
-        }
+        get throws { try serverRequest("feed groups are configured server-side") }
     }
 }

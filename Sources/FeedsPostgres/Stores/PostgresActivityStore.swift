@@ -160,32 +160,39 @@ public struct PostgresActivityStore: ActivityStore {
                 guard mayDelete(owner) else { throw FeedsError.notAllowed("activity \(id) belongs to another user") }
                 found.append(id)
             }
-            if hard {
-                var held: [String] = []
-                // The activities' own files, and their comments' (which go with them).
-                for try await key in try await connection.query(
-                    """
-                    SELECT object_key FROM attachments WHERE activity_id = ANY(\(found)) AND object_key IS NOT NULL
-                    UNION SELECT t.object_key FROM comment_attachments t JOIN comments c ON c.id = t.comment_id
-                    WHERE c.activity_id = ANY(\(found)) AND t.object_key IS NOT NULL
-                    """,
-                    logger: logger
-                ).decode(String.self) {
-                    held.append(key)
-                }
-                try await Self.lockObjects(held, on: connection, logger: logger)
-                try await connection.query("DELETE FROM activities WHERE id = ANY(\(found))", logger: logger)
-                try await Self.release(held, on: connection, logger: logger)
-            } else {
-                try await connection.query(
-                    "UPDATE activities SET deleted_at = now(), updated_at = now() WHERE id = ANY(\(found))", logger: logger
-                )
-                // Out of its feeds too, so that a feed's count is its index rows (0004_feed_rows_follow_deletes.sql).
-                try await connection.query("DELETE FROM activity_feeds WHERE activity_id = ANY(\(found))", logger: logger)
-                // Unpinned too: a deleted activity is pinned nowhere (a hard delete cascades).
-                try await connection.query("DELETE FROM activity_pins WHERE activity_id = ANY(\(found))", logger: logger)
-            }
+            try await Self.remove(found, hard: hard, on: connection, logger: logger)
             return found
+        }
+    }
+
+    /// Deletes activities whose rows the caller locked: soft (kept, out of their feeds and pins)
+    /// or hard (gone, with their files and all that hangs off them).
+    static func remove(_ found: [String], hard: Bool, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !found.isEmpty else { return }
+        if hard {
+            var held: [String] = []
+            // The activities' own files, and their comments' (which go with them).
+            for try await key in try await connection.query(
+                """
+                SELECT object_key FROM attachments WHERE activity_id = ANY(\(found)) AND object_key IS NOT NULL
+                UNION SELECT t.object_key FROM comment_attachments t JOIN comments c ON c.id = t.comment_id
+                WHERE c.activity_id = ANY(\(found)) AND t.object_key IS NOT NULL
+                """,
+                logger: logger
+            ).decode(String.self) {
+                held.append(key)
+            }
+            try await Self.lockObjects(held, on: connection, logger: logger)
+            try await connection.query("DELETE FROM activities WHERE id = ANY(\(found))", logger: logger)
+            try await Self.release(held, on: connection, logger: logger)
+        } else {
+            try await connection.query(
+                "UPDATE activities SET deleted_at = now(), updated_at = now() WHERE id = ANY(\(found))", logger: logger
+            )
+            // Out of its feeds too, so that a feed's count is its index rows (0004_feed_rows_follow_deletes.sql).
+            try await connection.query("DELETE FROM activity_feeds WHERE activity_id = ANY(\(found))", logger: logger)
+            // Unpinned too: a deleted activity is pinned nowhere (a hard delete cascades).
+            try await connection.query("DELETE FROM activity_pins WHERE activity_id = ANY(\(found))", logger: logger)
         }
     }
 

@@ -98,6 +98,16 @@ package struct Events<Store: ActivityStore>: Sendable {
         realtime.publish(FeedEvent(fids: [feed.id.description], onlyFor: nil, payload: json.bytes))
     }
 
+    /// A feed deleted: its watchers learn it, with no feed object (Stream's FeedDeletedEvent).
+    package func feedDeleted(_ feed: Feed, actor: User?) {
+        var json = JSONWriter(capacity: 512)
+        json.object { json in
+            Self.head(&json, "feeds.feed.deleted")
+            Self.fields(&json, [("user", actor.flatMap { try? Wire.user($0) })])
+        }
+        realtime.publish(FeedEvent(fids: [feed.id.description], onlyFor: nil, payload: json.bytes))
+    }
+
     /// Whether the activity is copied into its feeds' followers' timelines (only public ones are),
     /// so that their watchers get its events too.
     private static func inTimelines(_ activity: Activity) -> Bool {

@@ -1,7 +1,7 @@
 """Steps: the feed and follow calls apps make at sign-up and on their home page:
 create_feeds_batch, get_or_create_follows, get_follow_suggestions."""
 
-from getstream.models import FeedRequest, FollowRequest
+from getstream.models import FeedInput, FeedRequest, FollowRequest
 
 from support import check_decoded, expect_equal, step
 
@@ -61,3 +61,32 @@ def own_capabilities_batch(run):
     capabilities = reply.data["capabilities"] if isinstance(reply.data, dict) else reply.data.capabilities
     expect_equal(sorted(capabilities), [run.alice_feed], "the feeds with capabilities")
     assert "follow" in capabilities[run.alice_feed], f"bob's capabilities on alice's feed: {capabilities}"
+
+
+@step
+def feed_visibility_changed(run):
+    feed = run.client.feeds.feed("user", f"vis{run.suffix}")
+    feed.get_or_create(user_id=run.alice, data=FeedInput(visibility="followers"))
+    data = feed.change_feed_visibility(visibility="visible", pending_follows_action="auto_approve").data
+    check_decoded(data)
+    expect_equal((data.feed.feed, data.feed.visibility), (f"user:vis{run.suffix}", "visible"), "the feed as it now is")
+
+
+@step
+def feeds_deleted_with_their_task(run):
+    gone = run.client.feeds.feed("user", f"gone{run.suffix}")
+    gone.get_or_create(user_id=run.alice)
+    data = gone.delete(hard_delete=True).data
+    check_decoded(data)
+    task = run.client.get_task(data.task_id).data
+    check_decoded(task)
+    expect_equal((task.task_id, task.status), (data.task_id, "completed"), "the task that deleted it")
+    expect_equal(task.result.get("deleted_feeds"), 1, "the task's result")
+    batch = [f"user:batch{run.suffix}a", f"user:batch{run.suffix}b"]
+    for fid in batch:
+        run.client.feeds.feed(*fid.split(":")).get_or_create(user_id=run.alice)
+    deleted = run.client.feeds.delete_feeds_batch(feeds=batch).data
+    check_decoded(deleted)
+    assert deleted.task_id, "a batch names its task"
+    found = run.client.feeds.query_feeds(filter={"feed": {"$in": batch}}).data.feeds
+    expect_equal(found, [], "the batch's feeds after it")
