@@ -83,7 +83,8 @@ public func buildApplication(
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
         notifications: notifications, feedGroups: PostgresFeedGroupStore(client: client),
         watches: PostgresWatchStore(client: client), members: PostgresMemberStore(client: client),
-        pins: PostgresPinStore(client: client), polls: PostgresPollStore(client: client), probe: probe,
+        pins: PostgresPinStore(client: client), polls: PostgresPollStore(client: client),
+        views: PostgresFeedViewStore(client: client), probe: probe,
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout, readinessTimeout: configuration.readinessTimeout,
         linkPreviews: LinkPreviews(

@@ -18,11 +18,15 @@ public struct ActivityCursor: Sendable, Hashable {
     /// That activity's id, which breaks ties between equal timestamps.
     public var id: String
     public var direction: Direction
+    /// In a ranked read (a view's `ranking`), the edge's score and the time the read ranks at,
+    /// which every later page ranks at too; `micros` is then that time.
+    public var score: Double?
 
-    public init(micros: Int64, id: String, direction: Direction) {
+    public init(micros: Int64, id: String, direction: Direction, score: Double? = nil) {
         self.micros = micros
         self.id = id
         self.direction = direction
+        self.score = score
     }
 
     /// The cursor at an activity's position.
@@ -33,15 +37,27 @@ public struct ActivityCursor: Sendable, Hashable {
     /// The edge timestamp as a date, exact to the microsecond.
     public var date: Date { Date(microsecondsSince1970: micros) }
 
-    /// The opaque token: base64url of `direction|micros|id`.
+    /// The opaque token: base64url of `direction|micros|id`, or for a ranked read
+    /// `s|micros|score bits|id` (only ever `next`).
     public var token: String {
-        Base64URL.encode("\(direction.rawValue)|\(micros)|\(id)".utf8)
+        if let score { return Base64URL.encode("s|\(micros)|\(score.bitPattern)|\(id)".utf8) }
+        return Base64URL.encode("\(direction.rawValue)|\(micros)|\(id)".utf8)
     }
 
     /// Decodes a token; `expected` is the direction its field (`next` or `prev`) implies.
     public init(token: String, expected: Direction, field: String) throws(FeedsError) {
         guard let data = Base64URL.decode(token), let text = String(data: data, encoding: .utf8) else {
             throw .input("\(field) is not a valid cursor", field: field)
+        }
+        if text.hasPrefix("s|"), expected == .older {
+            let parts = text.split(separator: "|", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count == 4, let micros = Int64(parts[1]), WireTime.microseconds.contains(micros),
+                let bits = UInt64(parts[2]), Double(bitPattern: bits).isFinite, !parts[3].isEmpty
+            else {
+                throw .input("\(field) is not a valid cursor", field: field)
+            }
+            self.init(micros: micros, id: String(parts[3]), direction: .older, score: Double(bitPattern: bits))
+            return
         }
         let parts = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let direction = Direction(rawValue: String(parts[0])), direction == expected,

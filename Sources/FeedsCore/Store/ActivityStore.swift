@@ -66,6 +66,10 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// A task recorded by a call that answered with its id (GetTask), or nil.
     func task(id: String, logger: Logger) async throws -> BackgroundTask?
 
+    /// A page of a feed read through a view: the activities its selectors pick that the viewer
+    /// may read, ranked by its score (or newest first).
+    func viewPage(_ query: ViewPageQuery, logger: Logger) async throws -> ActivityPage
+
     /// A page of feeds in the query's order.
     func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage
 

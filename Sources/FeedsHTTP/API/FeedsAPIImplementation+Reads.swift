@@ -1,6 +1,7 @@
 import FeedsAPI
 import FeedsCore
 import FeedsWire
+import Foundation
 
 extension FeedsAPIImplementation {
     /// Answered by `FeedPageRoutes`, registered in this handler's place (`GeneratedTransport`
@@ -117,6 +118,18 @@ extension FeedsAPIImplementation {
             (read.groups, read.groupsNext) = try await stories.groups(
                 of: feedID, group: group, format: storyFormat, viewer: request.principal, reader: creator, limit: limit,
                 next: body.next, logger: request.logger)
+        } else if let viewID = body.view {
+            // A view picks and orders the page; the feed's own settings say no more about it.
+            guard let view = try await feedViews.view(viewID, logger: request.logger) else {
+                throw FeedsError.input("feed view \(viewID) does not exist", field: "view")
+            }
+            if cursor?.direction == .newer { throw FeedsError.input("a view's pages go forward only (next)", field: "prev") }
+            let viewQuery = ViewPageQuery(
+                feed: feedID, view: view, viewer: request.principal, ownFieldsOf: creator, limit: limit, cursor: cursor,
+                now: Date())
+            read.page = try await store.viewPage(viewQuery, logger: request.logger)
+            let (views, logger) = (feedViews, request.logger)
+            Task { try? await views.touch(viewID, logger: logger) }
         } else {
             read.page = try await store.queryActivities(pageQuery, logger: request.logger)
             read.page.activities = try await stories.marked(

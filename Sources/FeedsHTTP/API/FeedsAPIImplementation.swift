@@ -21,6 +21,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let memberStore: any MemberStore
     let pinStore: any PinStore
     let pollStore: any PollStore
+    let feedViews: any FeedViewStore
     /// GetOG's previews, cached.
     let linkPreviews: LinkPreviews
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts

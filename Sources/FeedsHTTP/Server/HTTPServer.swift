@@ -30,6 +30,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var members: any MemberStore
     package var pins: any PinStore
     package var polls: any PollStore
+    package var views: any FeedViewStore
     package var probe: any DatabaseHealth
     /// The migrations the database has not applied yet, for `/readyz`.
     package var pendingMigrations: @Sendable (Logger) async throws -> [String]
@@ -49,7 +50,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         store: Store, uploads: UploadPipeline, idempotency: any IdempotencyStore, settingsStore: any AppSettingsStore,
         realtime: Realtime, realtimeEndpoint: RealtimeEndpoint<Store>, authenticator: Authenticator, rateLimiter: RateLimiter,
         notifications: any NotificationStore, feedGroups: any FeedGroupStore, watches: any WatchStore,
-        members: any MemberStore, pins: any PinStore, polls: any PollStore,
+        members: any MemberStore, pins: any PinStore, polls: any PollStore, views: any FeedViewStore,
         probe: any DatabaseHealth, pendingMigrations: @escaping @Sendable (Logger) async throws -> [String], backend: CDNBackend,
         hot: HotObjects, requestTimeout: Duration, readinessTimeout: Duration, linkPreviews: LinkPreviews
     ) {
@@ -58,6 +59,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             (realtime, realtimeEndpoint, authenticator, rateLimiter)
         (self.notifications, self.feedGroups, self.watches, self.members, self.pins, self.polls) =
             (notifications, feedGroups, watches, members, pins, polls)
+        self.views = views
         (self.probe, self.pendingMigrations, self.backend, self.hot, self.requestTimeout) =
             (probe, pendingMigrations, backend, hot, requestTimeout)
         self.readinessTimeout = readinessTimeout
@@ -85,7 +87,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
         router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
         OperationsRoutes(
-            pendingMigrations: pendingMigrations, cdn: uploads.cdn, probe: probe, readinessTimeout: readinessTimeout).register(on: router)
+            pendingMigrations: pendingMigrations, cdn: uploads.cdn, probe: probe, readinessTimeout: readinessTimeout
+        ).register(on: router)
         switch backend {
         case .localDisk(let cdn): CDNRoutes(cdn: cdn, variants: uploads.variants, hot: hot).register(on: router)
         case .s3(let cdn): S3RedirectRoutes(cdn: cdn, objects: uploads.objects, variants: uploads.variants).register(on: router)
@@ -94,7 +97,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             store: store, uploads: uploads, idempotency: Idempotency(store: idempotency), settingsStore: settingsStore,
             realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
             feedGroups: FeedGroupService(store: feedGroups, settings: uploads.settings), watches: watches,
-            memberStore: members, pinStore: pins, pollStore: polls, linkPreviews: linkPreviews, deadline: requestTimeout)
+            memberStore: members, pinStore: pins, pollStore: polls, feedViews: views, linkPreviews: linkPreviews,
+            deadline: requestTimeout)
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(

@@ -86,7 +86,7 @@ extension PostgresActivityStore {
 
     /// The conditions every shape puts on the activity `a`: not deleted, readable by the viewer,
     /// the query's filters, and the cursor on the walk's `key`.
-    private static func conditions(
+    static func conditions(
         _ query: ActivityQuery, viewer: String?, key: (time: String, id: String), _ bind: inout SQLBinds
     ) throws -> String {
         var sql = " AND \(ActivityLive.predicate("a"))"

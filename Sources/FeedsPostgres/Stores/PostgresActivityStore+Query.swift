@@ -12,7 +12,9 @@ extension PostgresActivityStore {
         } else {
             for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
-        return try await withPolls(Self.page(decoded, query), query, logger: logger) { try await client.query($0, logger: logger) }
+        return try await withPolls(Self.page(decoded, query), query, logger: logger) {
+            try await client.query($0, logger: logger)
+        }
     }
 
     /// The same read on `connection`: after a write on it, the read is also the proof that the
@@ -32,7 +34,7 @@ extension PostgresActivityStore {
 
     /// The polls the page's activities carry, as the query's reader sees them: one read for all
     /// of them, none when no activity has one.
-    private func withPolls(
+    func withPolls(
         _ page: ActivityPage, _ query: ActivityQuery, logger: Logger, _ run: (PostgresQuery) async throws -> PostgresRowSequence
     ) async throws -> ActivityPage {
         let ids = page.activities.compactMap(\.pollID)

@@ -28,6 +28,7 @@ import steps_notifications  # noqa: F401
 import steps_feed_groups  # noqa: F401
 import steps_stories  # noqa: F401
 import steps_feed_batches  # noqa: F401
+import steps_feed_views  # noqa: F401
 import steps_members  # noqa: F401
 import steps_pins  # noqa: F401
 import steps_polls  # noqa: F401
