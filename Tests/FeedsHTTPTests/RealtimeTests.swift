@@ -261,11 +261,16 @@ actor Inbox {
         return try JSONValue(parsing: String(buffer: text))
     }
 
-    /// The next event, health checks skipped (unless asked for).
+    /// The next event, health checks skipped (unless asked for). The guard bounds the whole wait:
+    /// health checks keep coming, so a guard per message would never fire.
     func event(within seconds: Int = 120, orHealthCheck: Bool = false) async throws -> JSONValue {
-        while true {
-            let message = try await next(within: seconds)
-            if orHealthCheck || message["type"].string != "health.check" { return message }
+        try await hangGuard("the next real-time event", seconds: seconds) { [self] in
+            while true {
+                guard let text = await self.take() else { throw SocketEnded() }
+                try Task.checkCancellation()
+                let message = try JSONValue(parsing: String(buffer: text))
+                if orHealthCheck || message["type"].string != "health.check" { return message }
+            }
         }
     }
 
