@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import FeedsCore
 import FeedsPostgres
-import NIOHTTP1
 import FeedsTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 /// Feed groups through the real server, as Stream's setup scripts make them: the six built-ins
@@ -54,7 +54,8 @@ import Testing
             #expect(created.body["feed_group"]["id"].string == "hashtag")
             #expect(created.body["feed_group"]["default_visibility"].string == "public")
             #expect(created.body["feed_group"]["custom"]["color"].string == "blue")
-            expectAPIError(try await server.api(.POST, "/feeds/feed_groups", as: nil, json: #"{"id":"hashtag"}"#), status: 409, code: 4)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/feed_groups", as: nil, json: #"{"id":"hashtag"}"#), status: 409, code: 4)
             let again = try await server.api(
                 .POST, "/feeds/feed_groups/hashtag", as: nil, json: #"{"default_visibility":"private"}"#)
             #expect(again.status == 200 && again.body["was_created"].bool == false, "\(again.text)")
@@ -78,7 +79,9 @@ import Testing
             // Soft-deleted: hidden, its feeds refused, its id taken until restored.
             #expect(try await server.api(.DELETE, "/feeds/feed_groups/hashtag", as: nil).status == 200)
             expectAPIError(try await group(server, "hashtag"), status: 404, code: 16)
-            #expect(try await group(server, "hashtag", query: "&include_soft_deleted=true").body["feed_group"]["deleted_at"].int != nil)
+            #expect(
+                try await group(server, "hashtag", query: "&include_soft_deleted=true").body["feed_group"]["deleted_at"].int
+                    != nil)
             #expect(try await server.api(.GET, "/feeds/feed_groups", as: nil).body["groups"]["hashtag"] == .null)
             #expect(
                 try await server.api(.GET, "/feeds/feed_groups", as: nil, query: "&include_soft_deleted=true")
@@ -86,20 +89,24 @@ import Testing
             expectAPIError(try await post(server, as: "alice", to: ["hashtag:swift"]), status: 400, code: 4, field: "feeds")
             expectAPIError(
                 try await server.follow("timeline:bob", "hashtag:swift", as: "bob"), status: 400, code: 4, field: "target")
-            expectAPIError(try await server.api(.POST, "/feeds/feed_groups", as: nil, json: #"{"id":"hashtag"}"#), status: 409, code: 4)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/feed_groups", as: nil, json: #"{"id":"hashtag"}"#), status: 409, code: 4)
             let restored = try await server.api(.POST, "/feeds/feed_groups/hashtag/restore", as: nil)
             #expect(restored.status == 200 && restored.body["feed_group"]["deleted_at"] == .null, "\(restored.text)")
             let reading = try await server.api(.POST, "/feeds/feed_groups/hashtag/feeds/swift", as: "bob", json: "{}")
             #expect(reading.body["activities"].array.count == 1, "its feeds come back with it: \(reading.text)")
 
             // Removed for good: the id is free again; the feeds wait for a group of that name.
-            #expect(try await server.api(.DELETE, "/feeds/feed_groups/hashtag", as: nil, query: "&hard_delete=true").status == 200)
+            #expect(
+                try await server.api(.DELETE, "/feeds/feed_groups/hashtag", as: nil, query: "&hard_delete=true").status == 200)
             expectAPIError(try await group(server, "hashtag", query: "&include_soft_deleted=true"), status: 404, code: 16)
             #expect(try await server.api(.POST, "/feeds/feed_groups", as: nil, json: #"{"id":"hashtag"}"#).status == 201)
             #expect(try await server.number("SELECT count(*) FROM feeds WHERE group_id = 'hashtag'") == 2)
 
             // Every change is in the admin audit list.
-            #expect(try await server.number("SELECT count(*) FROM app_settings_audit WHERE changes[1] LIKE 'feed_groups.hashtag:%'") == 6)
+            #expect(
+                try await server.number("SELECT count(*) FROM app_settings_audit WHERE changes[1] LIKE 'feed_groups.hashtag:%'")
+                    == 6)
         }
     }
 
@@ -113,21 +120,40 @@ import Testing
                 ("a bad id", .POST, "/feeds/feed_groups", #"{"id":"has space"}"#, 400, nil),
                 ("a long id", .POST, "/feeds/feed_groups", #"{"id":"\#(String(repeating: "g", count: 129))"}"#, 400, nil),
                 ("a visibility", .POST, "/feeds/feed_groups", #"{"id":"g","default_visibility":"everyone"}"#, 400, nil),
-                ("aggregation off the bell", .POST, "/feeds/feed_groups", #"{"id":"g","aggregation":{"format":"{{ type }}"}}"#, 400,
-                 "aggregation"),
-                ("a format with no variable", .PUT, "/feeds/feed_groups/notification", #"{"aggregation":{"format":"all"}}"#, 400,
-                 "aggregation.format"),
-                ("a format that is code", .PUT, "/feeds/feed_groups/notification",
-                 #"{"aggregation":{"format":"{% for x in y %}"}}"#, 400, "aggregation.format"),
-                ("an unknown variable", .PUT, "/feeds/feed_groups/notification",
-                 #"{"aggregation":{"format":"{{ secret_key }}"}}"#, 400, "aggregation.format"),
-                ("ranking", .POST, "/feeds/feed_groups", #"{"id":"g","ranking":{"type":"expression","score":"1"}}"#, 400, "ranking"),
-                ("a selector", .POST, "/feeds/feed_groups", #"{"id":"g","activity_selectors":[{"type":"popular"}]}"#, 400,
-                 "activity_selectors[0].type"),
-                ("processors", .POST, "/feeds/feed_groups", #"{"id":"g","activity_processors":[{"type":"x"}]}"#, 400,
-                 "activity_processors"),
-                ("huge custom", .POST, "/feeds/feed_groups",
-                 #"{"id":"g","custom":{"x":"\#(String(repeating: "x", count: 20_000))"}}"#, 400, "custom"),
+                (
+                    "aggregation off the bell", .POST, "/feeds/feed_groups", #"{"id":"g","aggregation":{"format":"{{ type }}"}}"#,
+                    400,
+                    "aggregation"
+                ),
+                (
+                    "a format with no variable", .PUT, "/feeds/feed_groups/notification", #"{"aggregation":{"format":"all"}}"#,
+                    400,
+                    "aggregation.format"
+                ),
+                (
+                    "a format that is code", .PUT, "/feeds/feed_groups/notification",
+                    #"{"aggregation":{"format":"{% for x in y %}"}}"#, 400, "aggregation.format"
+                ),
+                (
+                    "an unknown variable", .PUT, "/feeds/feed_groups/notification",
+                    #"{"aggregation":{"format":"{{ secret_key }}"}}"#, 400, "aggregation.format"
+                ),
+                (
+                    "ranking", .POST, "/feeds/feed_groups", #"{"id":"g","ranking":{"type":"expression","score":"1"}}"#, 400,
+                    "ranking"
+                ),
+                (
+                    "a selector", .POST, "/feeds/feed_groups", #"{"id":"g","activity_selectors":[{"type":"popular"}]}"#, 400,
+                    "activity_selectors[0].type"
+                ),
+                (
+                    "processors", .POST, "/feeds/feed_groups", #"{"id":"g","activity_processors":[{"type":"x"}]}"#, 400,
+                    "activity_processors"
+                ),
+                (
+                    "huge custom", .POST, "/feeds/feed_groups",
+                    #"{"id":"g","custom":{"x":"\#(String(repeating: "x", count: 20_000))"}}"#, 400, "custom"
+                ),
                 ("deleting a built-in", .DELETE, "/feeds/feed_groups/user", "", 400, "id"),
                 ("changing a missing group", .PUT, "/feeds/feed_groups/nope", "{}", 404, nil),
                 ("restoring a missing group", .POST, "/feeds/feed_groups/nope/restore", "", 404, nil),
@@ -190,14 +216,49 @@ import Testing
                     .PUT, "/feeds/feed_groups/notification", as: nil, json: #"{"aggregation":{"format":"by {{ user_id }}"}}"#
                 ).status == 200)
             try await eventually("the other node grouping by the new format") {
-                let posted = try await onOther(.POST, "/feeds/activities", #"{"user_id":"alice","type":"post","feeds":["user:alice"]}"#)
+                let posted = try await onOther(
+                    .POST, "/feeds/activities", #"{"user_id":"alice","type":"post","feeds":["user:alice"]}"#)
                 let id = try #require(posted.body["activity"]["id"].string, "\(posted.text)")
                 let liked = try await onOther(
-                    .POST, "/feeds/activities/\(id)/reactions", #"{"user_id":"bob","type":"like","create_notification_activity":true}"#)
+                    .POST, "/feeds/activities/\(id)/reactions",
+                    #"{"user_id":"bob","type":"like","create_notification_activity":true}"#)
                 #expect(liked.status == 201, "\(liked.text)")
                 let bell = try await server.api(.POST, "/feeds/feed_groups/notification/feeds/alice", as: "alice", json: "{}")
                 return bell.body["aggregated_activities"].array.contains { $0["group"].string == "by bob" }
             }
+        }
+    }
+
+    /// The visibility levels show what each role is granted, as the server enforces it; an update
+    /// that would change a grant is refused, and one that changes nothing is taken.
+    @Test func feedVisibilitiesShowTheGrantsTheServerEnforces() async throws {
+        try await TestServer.run { server in
+            expectAPIError(try await server.api(.GET, "/feeds/feed_visibilities", as: "alice"), status: 403, code: 17)
+            let listed = try await server.api(.GET, "/feeds/feed_visibilities", as: nil)
+            #expect(listed.status == 200, "\(listed.text)")
+            let levels = listed.body["feed_visibilities"]
+            #expect(Set(levels.object?.keys.map { $0 } ?? []) == ["public", "visible", "followers", "members", "private"])
+            let followers = levels["followers"]["grants"]
+            #expect(followers["feed_follower"].array.contains(.string("read-feed")))
+            #expect(
+                !followers["user"].array.contains(.string("read-feed")) && followers["user"].array.contains(.string("follow")))
+            #expect(!levels["private"]["grants"]["feed_member"].array.contains(.string("read-feed")))
+            #expect(levels["members"]["grants"]["feed_member"].array.contains(.string("read-feed")))
+            let one = try await server.api(.GET, "/feeds/feed_visibilities/visible", as: nil)
+            #expect(one.body["feed_visibility"]["grants"]["user"].array.contains(.string("add-comment")), "\(one.text)")
+            expectAPIError(try await server.api(.GET, "/feeds/feed_visibilities/secret", as: nil), status: 404, code: 16)
+            // The grants as they are: taken. Anything else: refused, naming what differs.
+            let same = try await server.api(
+                .PUT, "/feeds/feed_visibilities/followers", as: nil,
+                json: #"{"grants":{"feed_follower":\#(followers["feed_follower"].text)}}"#)
+            #expect(same.status == 200, "\(same.text)")
+            expectAPIError(
+                try await server.api(
+                    .PUT, "/feeds/feed_visibilities/followers", as: nil, json: #"{"grants":{"user":["read-feed"]}}"#),
+                status: 400, code: 4, field: "grants.user")
+            expectAPIError(
+                try await server.api(.PUT, "/feeds/feed_visibilities/public", as: nil, json: #"{"grants":{"admin":[]}}"#),
+                status: 400, code: 4, field: "grants.admin")
         }
     }
 }

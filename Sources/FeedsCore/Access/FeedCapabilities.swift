@@ -29,6 +29,11 @@ public enum FeedCapabilities {
             case .user(let id) where id == ownerID: .owner
             case .user: visibility == .followers ? .follower : .stranger
             }
+        return of(role, visibility: visibility)
+    }
+
+    /// The capabilities of `role` on a feed of `visibility`, sorted.
+    public static func of(_ role: FeedRole, visibility: FeedVisibility) -> [String] {
         var capabilities = FeedAction.allCases.filter { FeedPermissions.allows($0, role, visibility) }.flatMap { names[$0] ?? [] }
         if FeedPermissions.allows(.read, role, visibility) { capabilities += ownActivities }
         if role == .server { capabilities += server }

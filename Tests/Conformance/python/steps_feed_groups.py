@@ -78,3 +78,22 @@ def feed_group_refusals(run):
         4,
     )
     expect_api_error(lambda: run.client.feeds.update_feed_group("missing"), 404, 16)
+
+
+@step
+def feed_visibilities_listed_and_read(run):
+    levels = run.client.feeds.list_feed_visibilities().data
+    check_decoded(levels)
+    expect_equal(
+        sorted(levels.feed_visibilities), ["followers", "members", "private", "public", "visible"], "the levels"
+    )
+    followers = run.client.feeds.get_feed_visibility("followers").data
+    check_decoded(followers)
+    assert "read-feed" in followers.feed_visibility.grants["feed_follower"], followers.feed_visibility.grants
+    assert "read-feed" not in followers.feed_visibility.grants["user"], followers.feed_visibility.grants
+    same = run.client.feeds.update_feed_visibility("followers", grants=followers.feed_visibility.grants).data
+    check_decoded(same)
+    expect_equal(same.feed_visibility.grants, followers.feed_visibility.grants, "the grants kept")
+    expect_api_error(
+        lambda: run.client.feeds.update_feed_visibility("followers", grants={"user": ["read-feed"]}), 400, 4
+    )
