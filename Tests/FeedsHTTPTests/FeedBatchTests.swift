@@ -38,7 +38,8 @@ import Testing
         try await TestServer.run { server in
             try await server.createFeedGroups("hashtag")
             let ok = #"{"feed_group_id":"hashtag","feed_id":"fresh"},"#
-            expectAPIError(try await batch(server, as: "alice", ok + #"{"feed_group_id":"user","feed_id":"bob"}"#), status: 403, code: 17)
+            expectAPIError(
+                try await batch(server, as: "alice", ok + #"{"feed_group_id":"user","feed_id":"bob"}"#), status: 403, code: 17)
             expectAPIError(
                 try await batch(server, as: "alice", ok + #"{"feed_group_id":"nope","feed_id":"x"}"#), status: 400, code: 4,
                 field: "feeds")
@@ -53,7 +54,8 @@ import Testing
                 status: 403, code: 17)
             let many = (0...1000).map { #"{"feed_group_id":"hashtag","feed_id":"f\#($0)"}"# }.joined(separator: ",")
             expectAPIError(try await batch(server, as: "alice", many), status: 400, code: 4)
-            expectAPIError(try await server.api(.POST, "/feeds/feeds/batch", as: "alice", json: #"{"feeds":[]}"#), status: 400, code: 4)
+            expectAPIError(
+                try await server.api(.POST, "/feeds/feeds/batch", as: "alice", json: #"{"feeds":[]}"#), status: 400, code: 4)
             #expect(try await server.number("SELECT count(*) FROM feeds") == 0)
         }
     }
@@ -108,15 +110,46 @@ import Testing
             #expect(reply.status == 200, "\(reply.text)")
             let suggested = reply.body["suggestions"].array
             #expect(suggested.compactMap { $0["feed"].string } == ["user:bob", "user:erin", "user:carl"], "\(reply.text)")
-            #expect(suggested[0]["follower_count"].int == 3 && suggested[0]["reason"].string == "popular")
+            // bob is also followed by dora, whom alice follows: a friend of a friend.
+            #expect(suggested[0]["follower_count"].int == 3 && suggested[0]["reason"].string == "friends_of_friends")
+            #expect(suggested[1]["reason"].string == "popular", "\(reply.text)")
             #expect(suggested[0]["own_capabilities"].array.contains(.string("follow")))
-            #expect(reply.body["algorithm_used"].string == "popular")
-            expectAPIError(try await server.api(.GET, "/feeds/feed_groups/user/follow_suggestions", as: nil), status: 400, code: 4)
-            expectAPIError(try await server.api(.GET, "/feeds/feed_groups/nope/follow_suggestions", as: "alice"), status: 400, code: 4)
+            #expect(reply.body["algorithm_used"].string == "friends_of_friends")
+            expectAPIError(
+                try await server.api(.GET, "/feeds/feed_groups/user/follow_suggestions", as: nil), status: 400, code: 4)
+            expectAPIError(
+                try await server.api(.GET, "/feeds/feed_groups/nope/follow_suggestions", as: "alice"), status: 400, code: 4)
             let forServer = try await server.api(
                 .GET, "/feeds/feed_groups/user/follow_suggestions", as: nil, query: "&user_id=bob&limit=10")
             #expect(!forServer.body["suggestions"].array.contains { $0["feed"].string == "user:bob" }, "\(forServer.text)")
             #expect(!forServer.body["suggestions"].array.contains { $0["feed"].string == "user:hidden" })
+        }
+    }
+
+    /// Friends of friends come before the merely popular, by how many friends follow them; a
+    /// blocked user's feeds are never offered, either way round.
+    @Test func friendsOfFriendsComeFirstAndBlocksKeepFeedsOut() async throws {
+        try await TestServer.run { server in
+            for user in ["alice", "bob", "carl", "dora", "star", "quiet", "mallory"] {
+                try await server.createFeed("user:\(user)", owner: user)
+                try await server.createFeed("timeline:\(user)", owner: user)
+            }
+            // alice follows bob and carl; both follow quiet, bob follows dora; star is the most
+            // followed of all, by people alice does not know.
+            for (follower, target) in [
+                ("alice", "bob"), ("alice", "carl"), ("bob", "quiet"), ("carl", "quiet"), ("bob", "dora"),
+                ("dora", "star"), ("mallory", "star"), ("quiet", "star"), ("carl", "mallory"),
+            ] {
+                #expect(try await server.follow("timeline:\(follower)", "user:\(target)", as: follower).status == 201)
+            }
+            #expect(
+                try await server.api(.POST, "/users/block", as: "mallory", json: #"{"blocked_user_id":"alice"}"#).status == 201)
+            let reply = try await server.api(.GET, "/feeds/feed_groups/user/follow_suggestions", as: "alice", query: "&limit=10")
+            let suggested = reply.body["suggestions"].array
+            #expect(
+                suggested.compactMap { $0["feed"].string } == ["user:quiet", "user:dora", "user:star"], "\(reply.text)")
+            #expect(suggested.compactMap { $0["recommendation_score"].double } == [2, 1, 3], "\(reply.text)")
+            #expect(suggested.compactMap { $0["reason"].string } == ["friends_of_friends", "friends_of_friends", "popular"])
         }
     }
 }

@@ -94,3 +94,15 @@ public struct FollowPage: Sendable, Hashable {
         self.next = next
     }
 }
+
+/// A feed GetFollowSuggestions offers: `mutuals` of the owners of feeds the user follows follow
+/// it (0: offered as popular).
+public struct FollowSuggestion: Sendable, Hashable {
+    public var feed: Feed
+    public var mutuals: Int
+
+    public init(feed: Feed, mutuals: Int) { (self.feed, self.mutuals) = (feed, mutuals) }
+
+    /// Why it is offered, as the reply's `reason` says.
+    public var reason: String { mutuals > 0 ? "friends_of_friends" : "popular" }
+}

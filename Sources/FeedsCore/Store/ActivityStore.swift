@@ -46,9 +46,9 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// transaction; all of them, in the order given (an existing feed as it is).
     func createFeeds(_ feeds: [FeedCreation], by principal: Principal, logger: Logger) async throws -> [Feed]
 
-    /// Feeds of `group` that `user` may read and neither owns nor follows from a feed of theirs,
-    /// the most followed first.
-    func followSuggestions(group: String, for user: String, limit: Int, logger: Logger) async throws -> [Feed]
+    /// Feeds of `group` that `user` may read, neither owns nor follows from a feed of theirs, and
+    /// whose owner is clear of their blocks: friends of friends first, then the most followed.
+    func followSuggestions(group: String, for user: String, limit: Int, logger: Logger) async throws -> [FollowSuggestion]
 
     /// Sets the feed's name, description and custom data (those given), if `userID` owns it (nil:
     /// a server call); returns it as it is now.

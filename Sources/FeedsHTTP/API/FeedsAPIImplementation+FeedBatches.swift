@@ -42,7 +42,9 @@ extension FeedsAPIImplementation {
     {
         let request = try request
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
-        guard (1...100).contains(body.feeds.count) else { throw FeedsError.input("feeds takes 1 to 100 feed ids", field: "feeds") }
+        guard (1...100).contains(body.feeds.count) else {
+            throw FeedsError.input("feeds takes 1 to 100 feed ids", field: "feeds")
+        }
         let ids = try Set(body.feeds.map { try FeedID($0, field: "feeds") })
         let viewer = try request.viewer(named: body.userId)
         let feeds = try await store.feeds(Array(ids), readableBy: viewer.userID, logger: request.logger)
@@ -67,19 +69,25 @@ extension FeedsAPIImplementation {
         let user = try request.actingUser(input.query.userId)
         let limit = Int(input.query.limit ?? 10)
         guard (0...100).contains(limit) else { throw FeedsError.input("limit is 0 to 100", field: "limit") }
-        let feeds = try await store.followSuggestions(
+        let offered = try await store.followSuggestions(
             group: group, for: user, limit: limit == 0 ? 10 : limit, logger: request.logger)
         let viewer = Principal.user(user)
-        let suggestions = try feeds.map { feed in
-            let wire = try Wire.feed(feed, viewer: viewer)
+        let suggestions = try offered.map { suggestion in
+            let (feed, wire) = (suggestion.feed, try Wire.feed(suggestion.feed, viewer: viewer))
+            let score = Double(suggestion.mutuals > 0 ? suggestion.mutuals : feed.followerCount)
             return Components.Schemas.FeedSuggestionResponse(
-                activityCount: wire.activityCount, algorithmScores: .init(additionalProperties: ["popularity": Double(feed.followerCount)]),
-                createdAt: wire.createdAt, createdBy: wire.createdBy, custom: .init(additionalProperties: wire.custom?.additionalProperties ?? [:]),
+                activityCount: wire.activityCount,
+                algorithmScores: .init(additionalProperties: [
+                    "friends_of_friends": Double(suggestion.mutuals), "popularity": Double(feed.followerCount),
+                ]),
+                createdAt: wire.createdAt, createdBy: wire.createdBy,
+                custom: .init(additionalProperties: wire.custom?.additionalProperties ?? [:]),
                 description: wire.description, feed: wire.feed, followerCount: wire.followerCount,
                 followingCount: wire.followingCount, groupId: wire.groupId, id: wire.id, memberCount: wire.memberCount,
-                name: wire.name, ownCapabilities: wire.ownCapabilities, pinCount: wire.pinCount, reason: "popular",
-                recommendationScore: Double(feed.followerCount), updatedAt: wire.updatedAt, visibility: wire.visibility?.rawValue)
+                name: wire.name, ownCapabilities: wire.ownCapabilities, pinCount: wire.pinCount, reason: suggestion.reason,
+                recommendationScore: score, updatedAt: wire.updatedAt, visibility: wire.visibility?.rawValue)
         }
-        return .ok(.init(body: .json(.init(algorithmUsed: "popular", duration: request.duration, suggestions: suggestions))))
+        let algorithm = offered.contains { $0.mutuals > 0 } ? "friends_of_friends" : "popular"
+        return .ok(.init(body: .json(.init(algorithmUsed: algorithm, duration: request.duration, suggestions: suggestions))))
     }
 }

@@ -30,22 +30,51 @@ extension PostgresActivityStore {
         return feeds.compactMap { found[$0.id] }
     }
 
-    public func followSuggestions(group: String, for user: String, limit: Int, logger: Logger) async throws -> [Feed] {
-        var bind = SQLBinds()
-        let me = try bind(user)
-        let sql = """
-            SELECT \(FeedRow.columns) \(FeedRow.from)
-            WHERE f.group_id = \(try bind(group)) AND f.created_by <> \(me) AND \(FeedReadable.predicate(feed: "f", user: me))
-              AND NOT EXISTS (SELECT 1 FROM follows w JOIN feeds s ON s.fid = w.source_fid
-                              WHERE w.target_fid = f.fid AND s.created_by = \(me))
-            ORDER BY f.follower_count DESC, f.created_at DESC, f.fid
-            LIMIT \(try bind(limit))
-            """
-        var feeds: [Feed] = []
-        for try await row in try await client.query(bind.query(sql), logger: logger) {
+    public func followSuggestions(group: String, for user: String, limit: Int, logger: Logger) async throws
+        -> [FollowSuggestion]
+    {
+        let query = try Self.suggestionsSQL(group: group, for: user, limit: limit)
+        var suggestions: [FollowSuggestion] = []
+        for try await row in try await client.query(query, logger: logger) {
             var columns = RowReader(row)
-            feeds.append(try FeedRow.feed(&columns))
+            let feed = try FeedRow.feed(&columns)
+            suggestions.append(FollowSuggestion(feed: feed, mutuals: try columns.next()))
         }
-        return feeds
+        return suggestions
+    }
+
+    /// Friends of friends first: the feeds followed by the owners of the feeds `user` follows,
+    /// by how many of them follow each; then the most followed. Either way only feeds of `group`
+    /// that `user` may read, does not own or follow yet, and whose owner neither blocked nor was
+    /// blocked by them. Each side is a walk that stops at `limit`.
+    static func suggestionsSQL(group: String, for user: String, limit: Int) throws -> PostgresQuery {
+        var bind = SQLBinds()
+        let (me, groupID, count) = (try bind(user), try bind(group), try bind(limit))
+        let eligible = """
+            f.group_id = \(groupID) AND f.created_by <> \(me) AND f.fid NOT IN (SELECT fid FROM mine)
+              AND \(FeedReadable.predicate(feed: "f", user: me)) AND \(Unblocked.predicate("f.created_by", me))
+            """
+        return bind.query(
+            """
+            WITH mine AS MATERIALIZED (
+                SELECT DISTINCT w.target_fid AS fid FROM feeds s JOIN follows w ON w.source_fid = s.fid WHERE s.created_by = \(me)),
+            friends AS MATERIALIZED (
+                SELECT DISTINCT t.created_by AS id FROM mine m JOIN feeds t ON t.fid = m.fid WHERE t.created_by <> \(me)),
+            fof AS (
+                SELECT w.target_fid AS fid, count(DISTINCT fs.created_by)::int AS mutuals
+                FROM friends fr JOIN feeds fs ON fs.created_by = fr.id
+                JOIN follows w ON w.source_fid = fs.fid AND w.status = 'accepted'
+                GROUP BY w.target_fid),
+            picked AS (
+                (SELECT f.fid, fof.mutuals FROM fof JOIN feeds f ON f.fid = fof.fid WHERE \(eligible)
+                 ORDER BY fof.mutuals DESC, f.follower_count DESC, f.fid LIMIT \(count))
+                UNION ALL
+                (SELECT f.fid, 0 FROM feeds f WHERE \(eligible)
+                 ORDER BY f.follower_count DESC, f.created_at DESC, f.fid LIMIT \(count)))
+            SELECT \(FeedRow.columns), p.mutuals
+            FROM (SELECT DISTINCT ON (fid) fid, mutuals FROM picked ORDER BY fid, mutuals DESC) p
+            JOIN feeds f ON f.fid = p.fid JOIN users u ON u.id = f.created_by
+            ORDER BY p.mutuals DESC, f.follower_count DESC, f.created_at DESC, f.fid LIMIT \(count)
+            """)
     }
 }

@@ -46,7 +46,25 @@ def follow_suggestions(run):
     found = [feed.feed for feed in data.suggestions]
     assert f"user:{erin}" in found, f"user:{erin} not among bob's suggestions {found}"
     assert run.bob_feed not in found, "bob's own feed suggested to him"
-    expect_equal(data.suggestions[0].reason, "popular", "the reason given")
+    assert data.suggestions[0].reason in ("popular", "friends_of_friends"), data.suggestions[0].reason
+
+
+@step
+def follow_suggestions_friends_of_friends(run):
+    """Whom the feeds you follow follow comes first."""
+    names = [run.alice.replace("alice", name) for name in ("fofa", "fofb", "fofc")]
+    for name in names:
+        run.client.feeds.feed("user", name).get_or_create(user_id=name)
+        run.client.feeds.feed("timeline", name).get_or_create(user_id=name)
+    run.client.feeds.follow(source=f"timeline:{names[0]}", target=f"user:{names[1]}")
+    run.client.feeds.follow(source=f"timeline:{names[1]}", target=f"user:{names[2]}")
+    data = run.client.feeds.get_follow_suggestions("user", limit=5, user_id=names[0]).data
+    check_decoded(data)
+    expect_equal(
+        (data.suggestions[0].feed, data.suggestions[0].reason), (f"user:{names[2]}", "friends_of_friends"),
+        "a friend's follow first",
+    )
+    expect_equal(data.algorithm_used, "friends_of_friends", "the algorithm named")
 
 
 @step
