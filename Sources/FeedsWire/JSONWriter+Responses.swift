@@ -26,6 +26,10 @@ extension JSONWriter {
             json.field("bookmark_count", engagement.bookmarkCount)
             json.field("comment_count", engagement.commentCount)
             json.field("created_at", activity.createdAt)
+            if let current = activity.currentFeed {
+                json.key("current_feed")
+                json.feed(current.feed, viewer: current.viewer)
+            }
             json.key("custom")
             json.object(activity.custom)
             json.field("deleted_at", activity.deletedAt)

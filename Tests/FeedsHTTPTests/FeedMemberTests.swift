@@ -21,7 +21,9 @@ import Testing
             try await server.createFeedGroups("room")
             let made = try await server.api(
                 .POST, club, as: "alice",
-                json: #"{"data":{"visibility":"members","members":[{"user_id":"bob","role":"moderator"},{"user_id":"carl","invite":true}]}}"#)
+                json:
+                    #"{"data":{"visibility":"members","members":[{"user_id":"bob","role":"moderator"},{"user_id":"carl","invite":true}]}}"#
+            )
             #expect(made.status == 201, "\(made.text)")
             #expect(made.body["feed"]["member_count"].int == 1, "\(made.text)")
             #expect(made.body["members"].array.compactMap { $0["user"]["id"].string } == ["bob"])
@@ -44,19 +46,23 @@ import Testing
             #expect(accepted.status == 200 && accepted.body["member"]["status"].string == "member", "\(accepted.text)")
             #expect(accepted.body["member"]["invite_accepted_at"].int != nil)
             #expect(try await read(server, as: "carl").status == 201)
-            #expect(try await members(server, as: "alice", #"{"operation":"upsert","members":[{"user_id":"erin","invite":true}]}"#).status == 200)
+            #expect(
+                try await members(server, as: "alice", #"{"operation":"upsert","members":[{"user_id":"erin","invite":true}]}"#)
+                    .status == 200)
             let rejected = try await server.api(.POST, club + "/members/reject", as: "erin", json: "{}")
             #expect(rejected.body["member"]["status"].string == "rejected", "\(rejected.text)")
             expectAPIError(try await read(server, as: "erin"), status: 403, code: 17)
             expectAPIError(try await server.api(.POST, club + "/members/accept", as: "erin", json: "{}"), status: 409, code: 4)
 
             // Members are listed to readers; filters and pages.
-            let listed = try await server.api(.POST, club + "/members/query", as: "bob", json: #"{"limit":1,"sort":[{"field":"created_at","direction":1}]}"#)
+            let listed = try await server.api(
+                .POST, club + "/members/query", as: "bob", json: #"{"limit":1,"sort":[{"field":"created_at","direction":1}]}"#)
             #expect(listed.status == 200, "\(listed.text)")
             #expect(listed.body["members"].array.compactMap { $0["user"]["id"].string } == ["bob"])
             let next = try #require(listed.body["next"].string)
             let second = try await server.api(
-                .POST, club + "/members/query", as: "bob", json: #"{"limit":1,"sort":[{"field":"created_at","direction":1}],"next":"\#(next)"}"#)
+                .POST, club + "/members/query", as: "bob",
+                json: #"{"limit":1,"sort":[{"field":"created_at","direction":1}],"next":"\#(next)"}"#)
             #expect(second.body["members"].array.compactMap { $0["user"]["id"].string } == ["carl"], "\(second.text)")
             let rejectedOnes = try await server.api(
                 .POST, club + "/members/query", as: "alice", json: #"{"filter":{"status":"rejected"}}"#)
@@ -83,7 +89,8 @@ import Testing
                 try await members(server, as: "mallory", #"{"operation":"upsert","members":[{"user_id":"mallory"}]}"#),
                 status: 403, code: 17)
             let many = (0...100).map { #"{"user_id":"u\#($0)"}"# }.joined(separator: ",")
-            expectAPIError(try await members(server, as: "alice", #"{"operation":"upsert","members":[\#(many)]}"#), status: 400, code: 4)
+            expectAPIError(
+                try await members(server, as: "alice", #"{"operation":"upsert","members":[\#(many)]}"#), status: 400, code: 4)
             expectAPIError(
                 try await members(server, as: "alice", #"{"operation":"upsert","members":[{"user_id":"bob","role":"a b"}]}"#),
                 status: 400, code: 4, field: "members[0].role")
@@ -104,6 +111,48 @@ import Testing
             // The server changes members of any feed.
             #expect(try await members(server, as: nil, #"{"operation":"upsert","members":[{"user_id":"bob"}]}"#).status == 200)
             #expect(try await read(server, as: "bob").status == 201)
+        }
+    }
+
+    /// The feed's watchers hear of members added, changed and removed; a member removed from a
+    /// `members` feed stops hearing its events.
+    @Test func memberChangesReachTheFeedsWatchers() async throws {
+        try await TestServer.run { server in
+            try await server.createFeedGroups("room")
+            let made = try await server.api(
+                .POST, club, as: "alice", json: #"{"data":{"visibility":"members","members":[{"user_id":"bob"}]}}"#)
+            #expect(made.status == 201, "\(made.text)")
+            let (ownerSocket, ownerInbox, ownerID) = try await server.connected("alice")
+            try await server.watch("room:club", as: "alice", connectionID: ownerID)
+            let (bobSocket, bobInbox, bobID) = try await server.connected("bob")
+            try await server.watch("room:club", as: "bob", connectionID: bobID)
+
+            #expect(
+                try await members(server, as: "alice", #"{"operation":"upsert","members":[{"user_id":"carl","invite":true}]}"#)
+                    .status == 200)
+            let added = try await ownerInbox.event()
+            #expect(added["type"].string == "feeds.feed_member.added" && added["fid"].string == "room:club", "\(added)")
+            #expect(added["member"]["user"]["id"].string == "carl" && added["member"]["status"].string == "pending")
+            #expect(try await server.api(.POST, club + "/members/accept", as: "carl", json: "{}").status == 200)
+            let accepted = try await ownerInbox.event()
+            #expect(accepted["type"].string == "feeds.feed_member.updated" && accepted["member"]["status"].string == "member")
+
+            #expect(
+                try await members(server, as: "alice", #"{"operation":"remove","members":[{"user_id":"bob"}]}"#).status == 200)
+            let removed = try await ownerInbox.event()
+            #expect(removed["type"].string == "feeds.feed_member.removed" && removed["member_id"].string == "bob", "\(removed)")
+            // bob hears nothing of the feed after his removal: the next activity he hears of is elsewhere.
+            let post = try await server.api(
+                .POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["room:club"],"text":"after bob"}"#)
+            #expect(post.status == 201)
+            #expect(try await ownerInbox.event()["type"].string == "feeds.activity.added")
+            try await server.createFeed("user:dave", owner: "dave")
+            try await server.watch("user:dave", as: "bob", connectionID: bobID)
+            _ = try await server.addActivity(as: "dave", text: "marker")
+            let next = try await bobInbox.activityEvent()
+            #expect(next["activity"]["text"].string == "marker", "bob heard \(next)")
+            try await ownerSocket.hangUp()
+            try await bobSocket.hangUp()
         }
     }
 }

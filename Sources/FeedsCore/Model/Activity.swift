@@ -5,6 +5,14 @@ public enum Visibility: String, Sendable, Hashable, CaseIterable {
     case `public`, `private`, tag
 }
 
+/// An activity's `current_feed`: a feed, as `viewer` sees it.
+public struct CurrentFeed: Sendable, Hashable {
+    public var feed: Feed
+    public var viewer: Principal
+
+    public init(feed: Feed, viewer: Principal) { (self.feed, self.viewer) = (feed, viewer) }
+}
+
 /// An activity as stored and returned.
 public struct Activity: Sendable, Hashable {
     public var id: String
@@ -33,11 +41,15 @@ public struct Activity: Sendable, Hashable {
     /// The poll it carries, and that poll as its reader sees it (filled in by the reads).
     public var pollID: String?
     public var poll: Poll?
+    /// On a feed page, the feed it is read in (a timeline's copy: the feed it was posted to), with
+    /// whom its `own_capabilities` are for.
+    public var currentFeed: CurrentFeed?
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,
         visibilityTag: String?, restrictReplies: String, custom: JSONObject, attachments: [StoredAttachment],
-        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?, engagement: ActivityEngagement = ActivityEngagement(),
+        createdAt: Date, updatedAt: Date, editedAt: Date?, deletedAt: Date?,
+        engagement: ActivityEngagement = ActivityEngagement(),
         expiresAt: Date? = nil
     ) {
         self.expiresAt = expiresAt

@@ -45,6 +45,19 @@ extension FeedsAPIImplementation {
         }
     }
 
+    /// `follows` with their feeds' own fields for `reader`, one read for all of their feeds.
+    func withOwnData(_ follows: [Follow], reader: String?, request: AuthenticatedRequest) async throws -> [Follow] {
+        guard reader != nil, !follows.isEmpty else { return follows }
+        var feeds: [FeedID: Feed] = [:]
+        for follow in follows { (feeds[follow.source.id], feeds[follow.target.id]) = (follow.source, follow.target) }
+        for feed in try await withOwnData(Array(feeds.values), reader: reader, request: request) { feeds[feed.id] = feed }
+        return follows.map { follow in
+            var follow = follow
+            (follow.source, follow.target) = (feeds[follow.source.id] ?? follow.source, feeds[follow.target.id] ?? follow.target)
+            return follow
+        }
+    }
+
     /// StopWatchingFeed: the socket `connection_id` gets no more of the feed's events. Without
     /// one there is no socket, so nothing to stop.
     func stopWatchingFeed(_ input: Operations.StopWatchingFeed.Input) async throws -> Operations.StopWatchingFeed.Output {

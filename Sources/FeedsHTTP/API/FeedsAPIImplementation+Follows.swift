@@ -132,7 +132,8 @@ extension FeedsAPIImplementation {
             filter: try body.filter.map { try recode($0) },
             sort: (body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) },
             limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
-        let page = try await store.queryFollows(query, viewer: request.principal, logger: request.logger)
+        var page = try await store.queryFollows(query, viewer: request.principal, logger: request.logger)
+        page.follows = try await withOwnData(page.follows, reader: request.principal.userID, request: request)
         return .created(
             .init(
                 body: .json(

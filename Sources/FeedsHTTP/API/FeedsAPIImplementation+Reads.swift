@@ -63,8 +63,8 @@ extension FeedsAPIImplementation {
         // Watches left from a deleted feed of the same id end: this one may be read by others.
         if created { try await realtime.revokeAll(feedID.description, allBut: feed.createdBy.id) }
         if created, !firstMembers.isEmpty {
-            let change = try await memberStore.updateMembers(
-                feedID, .upsert, firstMembers, by: request.principal, logger: request.logger)
+            let change = try await members.update(
+                feedID, .upsert, firstMembers, principal: request.principal, logger: request.logger)
             feed.memberCount = change.added.filter { $0.status == .member }.count
         }
         if let user = request.principal.userID, try await !store.mayRead(feed, userID: user, logger: request.logger) {
@@ -136,9 +136,39 @@ extension FeedsAPIImplementation {
                 read.page.activities, in: group, reader: creator, logger: request.logger)
         }
         (read.followers, read.following, read.members) = (try await followers, try await following, try await members)
+        // The listed follows' feeds carry what they are to the reader, as every feed does.
+        let listed = try await withOwnData(read.followers.follows + read.following.follows, reader: creator, request: request)
+        read.followers.follows = Array(listed.prefix(read.followers.follows.count))
+        read.following.follows = Array(listed.dropFirst(read.followers.follows.count))
         read.pinned = try await pinned.pins
         read.feed.own = try await own.first?.own
+        if !aggregated {
+            read.page.activities = try await withCurrentFeeds(
+                read.page.activities, in: read.feed, reader: creator, request: request)
+        }
         return read
+    }
+
+    /// Each activity's `current_feed`: the feed read, where it was posted there; else (a
+    /// timeline's copy) the first feed it was posted to, read once for the page with the reader's
+    /// own fields. A feed the reader may not read is left out.
+    private func withCurrentFeeds(_ activities: [Activity], in feed: Feed, reader: String?, request: AuthenticatedRequest)
+        async throws -> [Activity]
+    {
+        let fid = feed.id.description
+        var byID = [fid: feed]
+        let elsewhere = Set(activities.filter { !$0.feeds.contains(fid) }.compactMap(\.feeds.first))
+        if !elsewhere.isEmpty {
+            let found = try await store.feeds(
+                try elsewhere.map { try FeedID($0) }, readableBy: request.principal.userID, logger: request.logger)
+            for origin in try await withOwnData(found, reader: reader, request: request) { byID[origin.id.description] = origin }
+        }
+        return activities.map { activity in
+            var activity = activity
+            let current = activity.feeds.contains(fid) ? fid : activity.feeds.first
+            activity.currentFeed = current.flatMap { byID[$0] }.map { CurrentFeed(feed: $0, viewer: request.principal) }
+            return activity
+        }
     }
 
     private func list(_ query: FollowQuery?, request: AuthenticatedRequest) async throws -> FollowPage {

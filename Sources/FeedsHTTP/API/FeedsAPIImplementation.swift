@@ -59,6 +59,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
         Follows(store: store, feedGroups: feedGroups, realtime: realtime, events: events, notifier: notifier)
     }
     var bookmarks: Bookmarks<Store> { Bookmarks(store: store, events: events) }
+    var members: Members<Store> { Members(members: memberStore, store: store, events: events) }
     var feedChanges: FeedChanges<Store> { FeedChanges(store: store, events: events, notifier: notifier) }
 
     /// An activity as the wire shows it.

@@ -20,8 +20,8 @@ extension FeedsAPIImplementation {
         guard operation == .set || !given.isEmpty else {
             throw FeedsError.input("\(operation.rawValue) names at least one member", field: "members")
         }
-        let change = try await memberStore.updateMembers(
-            feed, operation, try Self.memberInputs(given), by: request.principal, logger: request.logger)
+        let change = try await members.update(
+            feed, operation, try Self.memberInputs(given), principal: request.principal, logger: request.logger)
         return .ok(
             .init(
                 body: .json(
@@ -62,7 +62,8 @@ extension FeedsAPIImplementation {
         }
         let page = try await memberStore.queryMembers(query, logger: request.logger)
         return .ok(
-            .init(body: .json(.init(duration: request.duration, members: try page.members.map(Wire.feedMember), next: page.next))))
+            .init(body: .json(.init(duration: request.duration, members: try page.members.map(Wire.feedMember), next: page.next)))
+        )
     }
 
     /// The invited user (a user token's, or the one a server call names) answers their invite.
@@ -72,7 +73,7 @@ extension FeedsAPIImplementation {
         let request = try request
         let feed = try await memberFeed(group, id, request: request)
         let user = try request.actingUser(body.userId ?? body.user?.id)
-        let member = try await memberStore.answerInvite(feed, user: user, accept: accept, logger: request.logger)
+        let member = try await members.answer(feed, user: user, accept: accept, logger: request.logger)
         return (try Wire.feedMember(member), request.duration)
     }
 

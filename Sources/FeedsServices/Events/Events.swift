@@ -98,6 +98,28 @@ package struct Events<Store: ActivityStore>: Sendable {
         realtime.publish(FeedEvent(fids: [feed.id.description], onlyFor: nil, payload: json.bytes))
     }
 
+    /// A member added or changed, to the feed's watchers (Stream's FeedMemberAddedEvent and
+    /// FeedMemberUpdatedEvent).
+    package func member(_ type: String, _ member: FeedMember, in feed: FeedID) {
+        guard let wired = try? Wire.feedMember(member) else { return }
+        var json = JSONWriter(capacity: 1024)
+        json.object { json in
+            Self.head(&json, type)
+            Self.fields(&json, [("member", wired)])
+        }
+        realtime.publish(FeedEvent(fids: [feed.description], onlyFor: nil, payload: json.bytes))
+    }
+
+    /// A member removed, by id (FeedMemberRemovedEvent).
+    package func memberRemoved(_ userID: String, from feed: FeedID) {
+        var json = JSONWriter(capacity: 256)
+        json.object { json in
+            Self.head(&json, "feeds.feed_member.removed")
+            json.field("member_id", userID)
+        }
+        realtime.publish(FeedEvent(fids: [feed.description], onlyFor: nil, payload: json.bytes))
+    }
+
     /// A feed deleted: its watchers learn it, with no feed object (Stream's FeedDeletedEvent).
     package func feedDeleted(_ feed: Feed, actor: User?) {
         var json = JSONWriter(capacity: 512)

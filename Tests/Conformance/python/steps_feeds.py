@@ -74,3 +74,14 @@ def own_batch(run):
     expect_equal(list(data.data), [run.alice_feed], "feeds answered")
     own = data.data[run.alice_feed]
     assert "add-activity" in (own.own_capabilities or []), f"own_capabilities {own.own_capabilities}"
+
+
+@step
+def feed_page_names_each_activitys_current_feed(run):
+    """Stream's clients read an activity's buttons off its current_feed's own_capabilities."""
+    run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="where am I", user_id=run.alice)
+    data = run.client.feeds.feed("user", run.alice).get_or_create(user_id=run.alice, limit=1).data
+    check_decoded(data)
+    current = data.activities[0].current_feed
+    expect_equal(current.feed, run.alice_feed, "the feed it is read in")
+    assert "add-activity" in current.own_capabilities, current.own_capabilities

@@ -1,0 +1,40 @@
+import FeedsCore
+import FeedsTestSupport
+import Foundation
+import Testing
+
+/// An activity's `current_feed` on a feed page: the feed it is read in, or for a timeline's copy
+/// the feed it was posted to, with what the reader may do there (Stream's clients build the
+/// activity's buttons from its `own_capabilities`, the follow button from its `own_follows`).
+@Suite struct CurrentFeedTests {
+    @Test func aPageNamesTheFeedEachActivityIsReadIn() async throws {
+        try await TestServer.run { server in
+            try await server.createFeedGroups("room")
+            try await server.createFeed("user:alice", owner: "alice")
+            try await server.createFeed("room:lobby", owner: "alice")
+            try await server.createFeed("timeline:bob", owner: "bob")
+            #expect(try await server.follow("timeline:bob", "user:alice", as: "bob").status == 201)
+            let both = try #require(
+                try await server.addActivity(as: "alice", feeds: ["user:alice", "room:lobby"], text: "both")["id"].string)
+            try await server.waitForFanout()
+
+            // Her own feed: hers to post in.
+            let own = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: "alice", json: "{}")
+            let mine = own.body["activities"][0]["current_feed"]
+            #expect(mine["feed"].string == "user:alice", "\(own.text)")
+            #expect(mine["own_capabilities"].array.compactMap(\.string).contains("add-activity"))
+            // The room: the same activity, read in the room.
+            let room = try await server.api(.POST, "/feeds/feed_groups/room/feeds/lobby", as: "bob", json: "{}")
+            #expect(room.body["activities"][0]["current_feed"]["feed"].string == "room:lobby", "\(room.text)")
+            // bob's timeline: the copy names where it was posted, bob's own capabilities and follow there.
+            let timeline = try await server.api(.POST, "/feeds/feed_groups/timeline/feeds/bob", as: "bob", json: "{}")
+            let activity = timeline.body["activities"][0]
+            #expect(activity["id"].string == both, "\(timeline.text)")
+            let origin = activity["current_feed"]
+            #expect(origin["feed"].string == "user:alice", "\(timeline.text)")
+            let capabilities = origin["own_capabilities"].array.compactMap(\.string)
+            #expect(capabilities.contains("read-feed") && !capabilities.contains("add-activity"), "\(capabilities)")
+            #expect(origin["own_follows"].array.compactMap { $0["source_feed"]["feed"].string } == ["timeline:bob"])
+        }
+    }
+}
