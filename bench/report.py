@@ -4,10 +4,10 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "read", "timeline", "timeline-loadtest", "fanout", "images", "video", "postgres",
+for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "read", "timeline", "timeline-loadtest", "view", "suggestions", "fanout", "images", "video", "postgres",
              "feeds-version", "load", "realtime"]:
     p.add_argument("--" + name, required=True)
-for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
+for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "view-pg", "view-pg-p99", "suggestions-pg", "suggestions-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
@@ -15,6 +15,7 @@ video = json.load(open(a.video))
 create_loadtest = json.load(open(a.create_loadtest))
 timeline, fanout = json.load(open(a.timeline)), json.load(open(a.fanout))
 timeline_loadtest = json.load(open(a.timeline_loadtest))
+view, suggestions = json.load(open(a.view)), json.load(open(a.suggestions))
 reaction = json.load(open(a.reaction))
 realtime = json.load(open(a.realtime))
 reaction_plain, reaction_notify = json.load(open(a.reaction_plain)), json.load(open(a.reaction_notify))
@@ -41,6 +42,8 @@ read_ratio = read["throughput_rps"] / a.read_pg
 reaction_ratio = reaction["throughput_rps"] / a.reaction_pg
 comment_ratio = a.comment_photo / a.image_upload
 timeline_ratio = timeline["throughput_rps"] / a.timeline_pg
+view_ratio = view["throughput_rps"] / a.view_pg
+suggestions_ratio = suggestions["throughput_rps"] / a.suggestions_pg
 star_ratio = fanout["star_median_ms"] / fanout["quiet_median_ms"]
 get_ratio = a.get / a.get_nginx
 notify_cost = reaction_plain["throughput_rps"] / reaction_notify["throughput_rps"]
@@ -130,6 +133,26 @@ rows = [
         "values": {"client": "wrk", "rps": timeline["throughput_rps"], "p99_ms": timeline["latency_ms"]["p99"],
                    "baseline_tps": a.timeline_pg, "baseline_p99_ms": a.timeline_pg_p99,
                    "ratio": timeline_ratio},
+    },
+    {
+        "measure": "read a page of 25 through a popular view (1,000,000 activities), c=32",
+        "feeds": f'{view["throughput_rps"]:.0f} req/s, p99 {view["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.view_pg:.0f} tps, p99 {a.view_pg_p99:.1f} ms",
+        "ratio": f"{view_ratio:.2f}x",
+        "target": ">= 0.5x",
+        "met": view_ratio >= 0.5,
+        "values": {"client": "wrk", "rps": view["throughput_rps"], "p99_ms": view["latency_ms"]["p99"],
+                   "baseline_tps": a.view_pg, "baseline_p99_ms": a.view_pg_p99, "ratio": view_ratio},
+    },
+    {
+        "measure": "follow suggestions, 1,000 followed of 1,000,000 follows, c=32",
+        "feeds": f'{suggestions["throughput_rps"]:.0f} req/s, p99 {suggestions["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.suggestions_pg:.0f} tps, p99 {a.suggestions_pg_p99:.1f} ms",
+        "ratio": f"{suggestions_ratio:.2f}x",
+        "target": ">= 0.5x, p99 <= pgbench's",
+        "met": suggestions_ratio >= 0.5 and suggestions["latency_ms"]["p99"] <= a.suggestions_pg_p99,
+        "values": {"client": "wrk", "rps": suggestions["throughput_rps"], "p99_ms": suggestions["latency_ms"]["p99"],
+                   "baseline_tps": a.suggestions_pg, "baseline_p99_ms": a.suggestions_pg_p99, "ratio": suggestions_ratio},
     },
     {
         "measure": "post by an author with 100,000 followers",

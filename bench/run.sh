@@ -68,7 +68,8 @@ pgbench_tps() { # script (in bench/pgbench, or a path), seconds; prints tps, app
   [ -f "$script" ] || script=$here/pgbench/$1
   rm -f "$prefix".*
   # -l logs each transaction's latency (µs, the third field), for the baseline's own p99.
-  "$pgbench" -n -M extended -c 32 -j 2 -T "$2" -l --log-prefix="$prefix" -f "$script" "$db" >"$log" 2>&1 ||
+  # The server's own session settings (jit off, Application+build.swift), so that both run the same plan.
+  PGOPTIONS='-c jit=off' "$pgbench" -n -M extended -c 32 -j 2 -T "$2" -l --log-prefix="$prefix" -f "$script" "$db" >"$log" 2>&1 ||
     { cat "$log"; exit 1; }
   cat "$prefix".* | awk '{print $3}' | sort -n |
     awk '{v[NR] = $1} END {i = int(NR * 0.99); if (i < 1) i = 1; printf "%.1f\n", v[i] / 1000}' >>"$dir/$(basename "$1").p99"
@@ -172,6 +173,30 @@ cat "$dir/fanout.json"
 echo "== timelines through feeds loadtest: reads and posts on a follow graph, every post found in every follower's timeline"
 loadtest timeline timeline-loadtest "$seconds"
 
+echo "== read a page of 25 through a popular view (1,000,000 activities), c=32"
+# Reactions spread as popularity is (most activities few, some many); the view offers each
+# reader the newest 1,000 of the week's activities with at least 5, ranked by decayed popularity.
+"$psql" -q "$db" -c "UPDATE activities SET reaction_count = floor(40 * random() ^ 4)::int WHERE id LIKE 'tla-%'" \
+  -c 'VACUUM ANALYZE activities'
+curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $("$bin" token "${common[@]}")" -H 'Content-Type: application/json' \
+  -d '{"id":"popular-bench","activity_selectors":[{"type":"popular"}],"ranking":{"type":"expression","score":"decay_linear(time) * popularity ^ 0.5"}}' \
+  "$url/api/v2/feeds/feed_views?api_key=$key" >/dev/null
+TOKENS_FILE=$dir/tl-tokens in_turns read-view view read-view.sql
+view_pg=$pg_median view_pg_p99=$pg_p99
+
+echo "== follow suggestions for a reader following 1,000 feeds (1,000,000 follows), c=32"
+# The star's 100,000 fans each follow 8 more authors, chosen as popular ones are: the graph's
+# follows pass a million, and the counts are set once for all.
+"$psql" -q "$db" -c "INSERT INTO follows (source_fid, target_fid, status)
+  SELECT DISTINCT 'timeline:tlfan-' || n, 'user:tl-' || floor(10000 * random() ^ 3 + k * 0)::int, 'accepted'
+  FROM generate_series(1, 100000) n, generate_series(1, 8) k ON CONFLICT DO NOTHING" \
+  -c "UPDATE feeds f SET follower_count = c.n FROM (SELECT target_fid, count(*) AS n FROM follows
+      WHERE status = 'accepted' GROUP BY target_fid) c WHERE f.fid = c.target_fid AND f.follower_count <> c.n" \
+  -c 'VACUUM ANALYZE follows' -c 'VACUUM ANALYZE feeds'
+echo "follows: $("$psql" -tA "$db" -c 'SELECT count(*) FROM follows')"
+TOKENS_FILE=$dir/tl-tokens in_turns read-suggestions suggestions read-suggestions.sql
+suggestions_pg=$pg_median suggestions_pg_p99=$pg_p99
+
 echo "== signed GET of a 10 KB object, c=32"
 token=$("$bin" token --user bench "${common[@]}")
 head -c 10240 /dev/urandom >"$dir/10k.bin"
@@ -250,7 +275,9 @@ echo "== video: probe and poster of a 100 MB 1080p MP4"
 
 python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --images "$dir/images.json" --video "$dir/video.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
-  --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --fanout "$dir/fanout.json" \
+  --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --view "$dir/view.json" --view-pg "$view_pg" \
+  --view-pg-p99 "$view_pg_p99" \
+  --suggestions "$dir/suggestions.json" --suggestions-pg "$suggestions_pg" --suggestions-pg-p99 "$suggestions_pg_p99" --fanout "$dir/fanout.json" \
   --timeline-loadtest "$dir/timeline-loadtest.json" --reaction "$dir/reaction.json" --reaction-pg "$reaction_pg" \
   --reaction-pg-p99 "$reaction_pg_p99" --reaction-plain "$dir/reaction-plain.json" --reaction-notify "$dir/reaction-notify.json" \
   --bell "$dir/bell.json" --bell-pg "$bell_pg" --bell-pg-p99 "$bell_pg_p99" --mark-big "$dir/mark-big.json" --mark-small "$dir/mark-small.json" \

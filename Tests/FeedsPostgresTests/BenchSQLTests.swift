@@ -67,5 +67,47 @@ import Testing
         #expect(statements.map(words) == [words(page), words(status)])
     }
 
+    /// GetFollowSuggestions: `bench/pgbench/read-suggestions.sql` is the server's SELECT for one of
+    /// the bench's readers, 10 suggestions of the `user` group.
+    @Test func thePgbenchSuggestionsAreTheServersSelect() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("bench/pgbench/read-suggestions.sql"), encoding: .utf8)
+        let select = script.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("\\") }
+            .joined(separator: "\n")
+        let server = try PostgresActivityStore.suggestionsSQL(group: "user", for: "x", limit: 10).sql
+            .replacingOccurrences(of: "$1", with: "'tl-' || :u::text").replacingOccurrences(of: "$2", with: "'user'")
+            .replacingOccurrences(of: "$3", with: "10")
+        #expect(words(select) == words(server + ";"))
+    }
+
+    /// The popular view's page: `bench/pgbench/read-view.sql` is the server's SELECT for a reader
+    /// of the bench's view (a popular selector, a decayed popularity score).
+    @Test func thePgbenchPopularViewIsTheServersSelect() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("bench/pgbench/read-view.sql"), encoding: .utf8)
+        let select = script.split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("\\") }
+            .joined(separator: "\n")
+        #expect(words(select) == words(try Self.popularViewSQL() + ";"))
+    }
+
+    /// The server's SQL for the bench's popular view, pgbench's variables where it binds values
+    /// (highest first, so that `$1` does not take the start of `$12`).
+    static func popularViewSQL() throws -> String {
+        let view = try FeedView(
+            id: "popular-bench", selectors: [try ActivitySelection(kind: .popular, field: "s")],
+            ranking: try Ranking(score: "decay_linear(time) * popularity ^ 0.5", defaults: [:], decays: [:]))
+        let query = ViewPageQuery(
+            feed: try FeedID("timeline:x"), view: view, viewer: .user("x"), ownFieldsOf: "x", limit: 25, cursor: nil,
+            now: Date(timeIntervalSince1970: 0))
+        let reader = "'tl-' || :u::text", now = "extract(epoch FROM now())"
+        let values = [reader, reader, now, "1000", "5", "604800", "ARRAY['popular']", "26", now, "0", "172800", "0.5"]
+        var sql = try PostgresActivityStore.viewSQL(query, now: query.now).sql
+        for (index, value) in values.enumerated().reversed() { sql = sql.replacingOccurrences(of: "$\(index + 1)", with: value) }
+        #expect(!sql.contains("$"), "a parameter the bench does not set: \(sql)")
+        return sql
+    }
+
     func words(_ text: String) -> [Substring] { text.split(whereSeparator: \.isWhitespace) }
 }
