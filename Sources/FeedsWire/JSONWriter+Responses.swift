@@ -28,7 +28,7 @@ extension JSONWriter {
             json.field("created_at", activity.createdAt)
             if let current = activity.currentFeed {
                 json.key("current_feed")
-                json.feed(current.feed, viewer: current.viewer)
+                json.currentFeed(current)
             }
             json.key("custom")
             json.object(activity.custom)
@@ -134,6 +134,18 @@ extension JSONWriter {
                 json.value(value)
             }
         }
+    }
+
+    /// An activity's `current_feed`, copied when this writer wrote it before.
+    mutating func currentFeed(_ current: CurrentFeed) {
+        let key = "\(current.feed.id) \(current.viewer.userID ?? "")"
+        if let bytes = writtenFeeds[key] {
+            raw(bytes)
+            return
+        }
+        let start = buffer.writerIndex
+        feed(current.feed, viewer: current.viewer)
+        writtenFeeds[key] = buffer.getBytes(at: start, length: buffer.writerIndex - start)
     }
 
     /// The user, copied from `written` when it was written before.

@@ -11,6 +11,8 @@ import NIOCore
 package struct JSONWriter {
     package private(set) var buffer: ByteBuffer
     private var empty = true
+    /// Feeds written so far, by id and reader: a page's activities mostly share one `current_feed`.
+    var writtenFeeds: [String: [UInt8]] = [:]
 
     package init(capacity: Int = 4096) {
         buffer = ByteBufferAllocator().buffer(capacity: capacity)

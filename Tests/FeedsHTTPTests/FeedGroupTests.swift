@@ -139,11 +139,19 @@ import Testing
                     #"{"aggregation":{"format":"{{ secret_key }}"}}"#, 400, "aggregation.format"
                 ),
                 (
-                    "ranking", .POST, "/feeds/feed_groups", #"{"id":"g","ranking":{"type":"expression","score":"1"}}"#, 400,
-                    "ranking"
+                    "a ranking of another kind", .POST, "/feeds/feed_groups",
+                    #"{"id":"g","ranking":{"type":"interest","score":"1"}}"#, 400, "ranking.type"
                 ),
                 (
-                    "a selector", .POST, "/feeds/feed_groups", #"{"id":"g","activity_selectors":[{"type":"popular"}]}"#, 400,
+                    "a hostile score", .POST, "/feeds/feed_groups",
+                    #"{"id":"g","ranking":{"type":"expression","score":"1; DROP TABLE feeds"}}"#, 400, "ranking.score"
+                ),
+                (
+                    "ranking the bell", .PUT, "/feeds/feed_groups/notification",
+                    #"{"ranking":{"type":"expression","score":"1"}}"#, 400, "ranking"
+                ),
+                (
+                    "a selector", .POST, "/feeds/feed_groups", #"{"id":"g","activity_selectors":[{"type":"proximity"}]}"#, 400,
                     "activity_selectors[0].type"
                 ),
                 (

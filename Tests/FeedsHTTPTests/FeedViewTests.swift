@@ -235,4 +235,37 @@ import Testing
             #expect(second.body["next"].string == nil, "\(second.text)")
         }
     }
+
+    /// A group's selectors and ranking are a view every read of its feeds goes through.
+    @Test func aRankedGroupReadsItsFeedsThroughItsRanking() async throws {
+        try await TestServer.run { server in
+            let made = try await server.api(
+                .POST, "/feeds/feed_groups", as: nil,
+                json: #"{"id":"hot","ranking":{"type":"expression","score":"reaction_count"}}"#)
+            #expect(made.status == 201, "\(made.text)")
+            #expect(made.body["feed_group"]["ranking"]["score"].string == "reaction_count", "\(made.text)")
+            try await server.createFeed("hot:x", owner: "alice")
+            var ids: [String] = []
+            for likes in [1, 3, 0, 2] {
+                let id = try #require(try await server.addActivity(as: "alice", feeds: ["hot:x"], text: "\(likes)")["id"].string)
+                try await like(server, id, times: likes)
+                ids.append(id)
+            }
+            let page = try await server.api(.POST, "/feeds/feed_groups/hot/feeds/x", as: "bob", json: "{}")
+            #expect(
+                page.body["activities"].array.compactMap { $0["id"].string } == [ids[1], ids[3], ids[0], ids[2]], "\(page.text)")
+            // The group as it reads back, and a change of its score.
+            let changed = try await server.api(
+                .PUT, "/feeds/feed_groups/hot", as: nil, json: #"{"ranking":{"type":"expression","score":"-reaction_count"}}"#)
+            #expect(changed.status == 200, "\(changed.text)")
+            let again = try await server.api(.POST, "/feeds/feed_groups/hot/feeds/x", as: "bob", json: "{}")
+            #expect(
+                again.body["activities"].array.compactMap { $0["id"].string } == [ids[2], ids[0], ids[3], ids[1]], "\(again.text)"
+            )
+            // A plain group reads newest first, as before.
+            try await server.createFeed("user:alice", owner: "alice")
+            let plain = try await server.api(.POST, "/feeds/feed_groups/user/feeds/alice", as: "bob", json: "{}")
+            #expect(plain.status == 201 && plain.body["activities"].array.isEmpty, "\(plain.text)")
+        }
+    }
 }

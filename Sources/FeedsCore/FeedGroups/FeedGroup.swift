@@ -22,6 +22,20 @@ public struct FeedGroup: Sendable, Equatable {
         (self.createdAt, self.updatedAt, self.deletedAt) = (createdAt, updatedAt, deletedAt)
     }
 
+    /// The view a read of this group's feeds goes through when its config asks for more than a
+    /// feed's own rows, newest first: a ranking, a cutoff, or a selector beyond `following` and
+    /// `current_feed`. Without selectors, a ranked group ranks both of those.
+    public var view: FeedView? {
+        let selectors = config.activitySelectors ?? []
+        let plain = selectors.allSatisfy {
+            ($0.kind == .following || $0.kind == .currentFeed) && $0.cutoffWindow == nil && $0.cutoffTime == nil
+        }
+        guard config.ranking != nil || !plain else { return nil }
+        let offered =
+            selectors.isEmpty ? [.following, .currentFeed].compactMap { try? ActivitySelection(kind: $0, field: "") } : selectors
+        return try? FeedView(id: id, selectors: offered, ranking: config.ranking)
+    }
+
     /// Stream's built-in groups: `user`, what a person posts; `timeline`, what the feeds it follows
     /// post; `notification`, the bell; `foryou`; `story` and `stories`. Each feed of these belongs
     /// to the user its id names (`FeedPermissions.mayCreate`); they may be changed, not deleted.

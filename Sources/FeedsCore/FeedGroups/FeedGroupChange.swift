@@ -5,24 +5,22 @@ public struct FeedGroupChange: Sendable, Equatable {
     public var aggregation: FeedGroupConfig.Aggregation?
     public var notification: FeedGroupConfig.NotificationSettings?
     public var stories: FeedGroupConfig.StoriesSettings?
-    public var activitySelectors: [FeedGroupConfig.ActivitySelector]?
+    public var activitySelectors: [ActivitySelection]?
+    public var ranking: Ranking?
     public var pushNotification: FeedGroupConfig.PushNotificationSettings?
     public var custom: JSONObject?
 
     public init(
         defaultVisibility: FeedVisibility? = nil, aggregation: FeedGroupConfig.Aggregation? = nil,
         notification: FeedGroupConfig.NotificationSettings? = nil, stories: FeedGroupConfig.StoriesSettings? = nil,
-        activitySelectors: [FeedGroupConfig.ActivitySelector]? = nil,
+        activitySelectors: [ActivitySelection]? = nil, ranking: Ranking? = nil,
         pushNotification: FeedGroupConfig.PushNotificationSettings? = nil, custom: JSONObject? = nil
     ) {
         (self.defaultVisibility, self.aggregation, self.notification) = (defaultVisibility, aggregation, notification)
-        (self.stories, self.activitySelectors) = (stories, activitySelectors)
+        (self.stories, self.activitySelectors, self.ranking) = (stories, activitySelectors, ranking)
         (self.pushNotification, self.custom) = (pushNotification, custom)
     }
 
-    /// The selectors this server's feeds follow: a feed's own posts and, through fan-out, the posts
-    /// of the feeds it follows. Stream's others (popular, query, interest...) come with feed views.
-    public static let selectorTypes: Set<String> = ["following", "current_feed"]
     /// Every node keeps every group in memory: custom data stays small.
     public static let customLimit = 16_384
 
@@ -49,18 +47,21 @@ public struct FeedGroupChange: Sendable, Equatable {
             next.config.notification = notification
         }
         if let activitySelectors {
-            guard activitySelectors.count <= 10 else { throw .input("at most 10 activity_selectors", field: "activity_selectors") }
-            for (index, selector) in activitySelectors.enumerated() where !Self.selectorTypes.contains(selector.type) {
-                throw .input(
-                    "activity selector \"\(selector.type)\" is not supported; this server takes following and current_feed",
-                    field: "activity_selectors[\(index)].type")
-            }
+            // Checked as a view's are: at most 10, each type once.
+            _ = try FeedView(id: group.id, selectors: activitySelectors, ranking: nil)
             next.config.activitySelectors = activitySelectors
+        }
+        if let ranking {
+            guard next.config.aggregation == nil else {
+                throw .input("an aggregated group (the bell, stories) is not ranked", field: "ranking")
+            }
+            next.config.ranking = ranking
         }
         if let pushNotification {
             let types = pushNotification.pushTypes ?? []
             guard types.count <= 50, types.allSatisfy({ (1...64).contains($0.utf8.count) }) else {
-                throw .input("push_notification.push_types is at most 50 types of 1–64 bytes", field: "push_notification.push_types")
+                throw .input(
+                    "push_notification.push_types is at most 50 types of 1–64 bytes", field: "push_notification.push_types")
             }
             next.config.pushNotification = pushNotification
         }

@@ -1,24 +1,27 @@
 /// What a feed group configures beyond its visibility, kept as Stream's JSON names it. Only what
 /// this server applies is accepted (`FeedGroupChange` refuses the rest): the notification
-/// group's aggregation and tracking, stories' watch tracking, the selectors the timelines already
-/// follow, and push settings for the webhooks that will carry them.
+/// group's aggregation and tracking, stories' watch tracking, the activity selectors and ranking
+/// its feeds are read through (`FeedGroup.view`), and push settings for the webhooks that will
+/// carry them.
 public struct FeedGroupConfig: Sendable, Equatable, Codable {
     public var aggregation: Aggregation?
     public var notification: NotificationSettings?
     public var stories: StoriesSettings?
-    public var activitySelectors: [ActivitySelector]?
+    public var activitySelectors: [ActivitySelection]?
+    public var ranking: Ranking?
     public var pushNotification: PushNotificationSettings?
 
     public init(
         aggregation: Aggregation? = nil, notification: NotificationSettings? = nil, stories: StoriesSettings? = nil,
-        activitySelectors: [ActivitySelector]? = nil, pushNotification: PushNotificationSettings? = nil
+        activitySelectors: [ActivitySelection]? = nil, ranking: Ranking? = nil,
+        pushNotification: PushNotificationSettings? = nil
     ) {
         (self.aggregation, self.notification, self.stories) = (aggregation, notification, stories)
-        (self.activitySelectors, self.pushNotification) = (activitySelectors, pushNotification)
+        (self.activitySelectors, self.ranking, self.pushNotification) = (activitySelectors, ranking, pushNotification)
     }
 
     enum CodingKeys: String, CodingKey {
-        case aggregation, notification, stories
+        case aggregation, notification, stories, ranking
         case activitySelectors = "activity_selectors"
         case pushNotification = "push_notification"
     }
@@ -54,13 +57,6 @@ public struct FeedGroupConfig: Sendable, Equatable, Codable {
             case trackWatched = "track_watched"
             case skipWatched = "skip_watched"
         }
-    }
-
-    /// One of `activity_selectors`: where a feed's activities come from.
-    public struct ActivitySelector: Sendable, Equatable, Codable {
-        public var type: String
-
-        public init(type: String) { self.type = type }
     }
 
     /// `push_notification`: kept for the push deliveries to come.

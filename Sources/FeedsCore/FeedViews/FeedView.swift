@@ -151,3 +151,82 @@ public enum DurationText {
 extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
+
+// MARK: - Stored form: the same checks as a request's, so a stored view or group reads back valid.
+
+extension ActivitySelection: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, filter
+        case cutoffWindow = "cutoff_window"
+        case cutoffTime = "cutoff_time"
+        case minPopularity = "min_popularity"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try values.decode(String.self, forKey: .type)
+        guard let kind = Kind(rawValue: type) else {
+            throw DecodingError.dataCorruptedError(forKey: .type, in: values, debugDescription: "unknown selector \(type)")
+        }
+        try self.init(
+            kind: kind, cutoffWindow: try values.decodeIfPresent(Int.self, forKey: .cutoffWindow),
+            cutoffTime: try values.decodeIfPresent(Double.self, forKey: .cutoffTime).map(Date.init(timeIntervalSince1970:)),
+            minPopularity: try values.decodeIfPresent(Int.self, forKey: .minPopularity),
+            filter: try values.decodeIfPresent(JSONObject.self, forKey: .filter), field: "activity_selectors")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(kind.rawValue, forKey: .type)
+        try values.encodeIfPresent(cutoffWindow, forKey: .cutoffWindow)
+        try values.encodeIfPresent(cutoffTime?.timeIntervalSince1970, forKey: .cutoffTime)
+        try values.encodeIfPresent(minPopularity, forKey: .minPopularity)
+        try values.encodeIfPresent(filter, forKey: .filter)
+    }
+}
+
+extension Ranking: Codable {
+    enum CodingKeys: String, CodingKey {
+        case score, defaults, functions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        var decays: [RankingExpression.Function: Decay] = [:]
+        for (name, decay) in try values.decodeIfPresent([String: Decay].self, forKey: .functions) ?? [:] {
+            if let function = RankingExpression.Function(rawValue: name) { decays[function] = decay }
+        }
+        try self.init(
+            score: try values.decode(String.self, forKey: .score),
+            defaults: try values.decodeIfPresent([String: Double].self, forKey: .defaults) ?? [:], decays: decays)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(score, forKey: .score)
+        try values.encode(defaults, forKey: .defaults)
+        try values.encode(Dictionary(uniqueKeysWithValues: decays.map { ($0.key.rawValue, $0.value) }), forKey: .functions)
+    }
+}
+
+extension Ranking.Decay: Codable {
+    enum CodingKeys: String, CodingKey {
+        case origin, scale, offset, decay
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            origin: try values.decodeIfPresent(Double.self, forKey: .origin).map(Date.init(timeIntervalSince1970:)),
+            scale: try values.decode(Int.self, forKey: .scale), offset: try values.decode(Int.self, forKey: .offset),
+            decay: try values.decode(Double.self, forKey: .decay), field: "ranking.functions")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encodeIfPresent(origin?.timeIntervalSince1970, forKey: .origin)
+        try values.encode(scale, forKey: .scale)
+        try values.encode(offset, forKey: .offset)
+        try values.encode(decay, forKey: .decay)
+    }
+}

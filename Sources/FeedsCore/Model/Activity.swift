@@ -5,12 +5,16 @@ public enum Visibility: String, Sendable, Hashable, CaseIterable {
     case `public`, `private`, tag
 }
 
-/// An activity's `current_feed`: a feed, as `viewer` sees it.
-public struct CurrentFeed: Sendable, Hashable {
-    public var feed: Feed
-    public var viewer: Principal
+/// An activity's `current_feed`: a feed, as `viewer` sees it. A class, so that an activity
+/// without one (every write's) stays as small as it was: a feed is a large value.
+public final class CurrentFeed: Sendable, Hashable {
+    public let feed: Feed
+    public let viewer: Principal
 
     public init(feed: Feed, viewer: Principal) { (self.feed, self.viewer) = (feed, viewer) }
+
+    public static func == (lhs: CurrentFeed, rhs: CurrentFeed) -> Bool { lhs.feed == rhs.feed && lhs.viewer == rhs.viewer }
+    public func hash(into hasher: inout Hasher) { hasher.combine(feed.id) }
 }
 
 /// An activity as stored and returned.

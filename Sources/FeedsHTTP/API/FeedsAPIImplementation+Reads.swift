@@ -2,6 +2,7 @@ import FeedsAPI
 import FeedsCore
 import FeedsWire
 import Foundation
+import Logging
 
 extension FeedsAPIImplementation {
     /// Answered by `FeedPageRoutes`, registered in this handler's place (`GeneratedTransport`
@@ -118,41 +119,44 @@ extension FeedsAPIImplementation {
             (read.groups, read.groupsNext) = try await stories.groups(
                 of: feedID, group: group, format: storyFormat, viewer: request.principal, reader: creator, limit: limit,
                 next: body.next, logger: request.logger)
-        } else if let viewID = body.view {
-            // A view picks and orders the page; the feed's own settings say no more about it.
-            guard let view = try await feedViews.view(viewID, logger: request.logger) else {
-                throw FeedsError.input("feed view \(viewID) does not exist", field: "view")
-            }
+        } else if let view = try await view(named: body.view, logger: request.logger) ?? group?.view {
+            // A view (the one named, or the group's selectors and ranking) picks and orders the page.
             if cursor?.direction == .newer { throw FeedsError.input("a view's pages go forward only (next)", field: "prev") }
             let viewQuery = ViewPageQuery(
                 feed: feedID, view: view, viewer: request.principal, ownFieldsOf: creator, limit: limit, cursor: cursor,
                 now: Date())
             read.page = try await store.viewPage(viewQuery, logger: request.logger)
-            let (views, logger) = (feedViews, request.logger)
-            Task { try? await views.touch(viewID, logger: logger) }
         } else {
             read.page = try await store.queryActivities(pageQuery, logger: request.logger)
             read.page.activities = try await stories.marked(
                 read.page.activities, in: group, reader: creator, logger: request.logger)
         }
         (read.followers, read.following, read.members) = (try await followers, try await following, try await members)
-        // The listed follows' feeds carry what they are to the reader, as every feed does.
-        let listed = try await withOwnData(read.followers.follows + read.following.follows, reader: creator, request: request)
-        read.followers.follows = Array(listed.prefix(read.followers.follows.count))
-        read.following.follows = Array(listed.dropFirst(read.followers.follows.count))
         read.pinned = try await pinned.pins
         read.feed.own = try await own.first?.own
         if !aggregated {
-            read.page.activities = try await withCurrentFeeds(
-                read.page.activities, in: read.feed, reader: creator, request: request)
+            read.page.activities = try await withCurrentFeeds(read.page.activities, in: read.feed, request: request)
         }
         return read
     }
 
-    /// Each activity's `current_feed`: the feed read, where it was posted there; else (a
-    /// timeline's copy) the first feed it was posted to, read once for the page with the reader's
-    /// own fields. A feed the reader may not read is left out.
-    private func withCurrentFeeds(_ activities: [Activity], in feed: Feed, reader: String?, request: AuthenticatedRequest)
+    /// The feed view a read names, noting its use; nil when it names none, 400 when there is no such view.
+    private func view(named id: String?, logger: Logger) async throws -> FeedView? {
+        guard let id else { return nil }
+        guard let view = try await feedViews.view(id, logger: logger) else {
+            throw FeedsError.input("feed view \(id) does not exist", field: "view")
+        }
+        let views = feedViews
+        Task { try? await views.touch(id, logger: logger) }
+        return view
+    }
+
+    /// Each activity's `current_feed`: the feed read (with the reader's own fields), where it was
+    /// posted there; else (a timeline's copy) the first feed it was posted to, read once for the
+    /// page, with the reader's `own_capabilities` there but not their own follows: a timeline's
+    /// copies come from as many feeds as the page has activities, and their follows would make
+    /// the page several times its size. A feed the reader may not read is left out.
+    private func withCurrentFeeds(_ activities: [Activity], in feed: Feed, request: AuthenticatedRequest)
         async throws -> [Activity]
     {
         let fid = feed.id.description
@@ -161,7 +165,7 @@ extension FeedsAPIImplementation {
         if !elsewhere.isEmpty {
             let found = try await store.feeds(
                 try elsewhere.map { try FeedID($0) }, readableBy: request.principal.userID, logger: request.logger)
-            for origin in try await withOwnData(found, reader: reader, request: request) { byID[origin.id.description] = origin }
+            for origin in found { byID[origin.id.description] = origin }
         }
         return activities.map { activity in
             var activity = activity

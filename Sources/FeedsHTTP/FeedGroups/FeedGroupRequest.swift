@@ -4,7 +4,8 @@ import FeedsWire
 import OpenAPIRuntime
 
 /// CreateFeedGroup, UpdateFeedGroup and GetOrCreateFeedGroup carry the same settings; each reads
-/// into one `FeedGroupChange` here. What this server does not apply is refused, never dropped.
+/// into one `FeedGroupChange` here, its selectors and ranking as a feed view's (`ViewInputs`).
+/// What this server does not apply is refused, never dropped.
 protocol FeedGroupRequest {
     var activityFilter: Components.Schemas.ActivityFilterConfig? { get }
     var activityProcessors: [Components.Schemas.ActivityProcessorConfig]? { get }
@@ -36,7 +37,6 @@ extension Components.Schemas.GetOrCreateFeedGroupRequest: FeedGroupRequest {
 extension FeedGroupRequest {
     var change: FeedGroupChange {
         get throws {
-            if let ranking { throw FeedsError.input("ranking (\(ranking._type.rawValue)) is not supported by this server yet", field: "ranking") }
             if activityProcessors?.isEmpty == false {
                 throw FeedsError.input("activity_processors are not supported by this server yet", field: "activity_processors")
             }
@@ -54,13 +54,6 @@ extension FeedGroupRequest {
                     "notification.deduplication_window: this server always deduplicates (one notification per cause)",
                     field: "notification.deduplication_window")
             }
-            for (index, selector) in (activitySelectors ?? []).enumerated()
-            where selector.filter != nil || selector.params != nil || selector.sort != nil || selector.cutoffTime != nil
-                || selector.cutoffWindow != nil || selector.minPopularity != nil
-            {
-                throw FeedsError.input(
-                    "activity selectors take a type only on this server", field: "activity_selectors[\(index)]")
-            }
             return FeedGroupChange(
                 defaultVisibility: visibility.flatMap(FeedVisibility.init(rawValue:)),
                 aggregation: try aggregation.map { aggregation in
@@ -75,7 +68,7 @@ extension FeedGroupRequest {
                 stories: stories.map {
                     FeedGroupConfig.StoriesSettings(trackWatched: $0.trackWatched ?? true, skipWatched: $0.skipWatched ?? false)
                 },
-                activitySelectors: activitySelectors?.map { FeedGroupConfig.ActivitySelector(type: $0._type) },
+                activitySelectors: try ViewInputs.selections(activitySelectors), ranking: try ViewInputs.ranking(ranking),
                 pushNotification: pushNotification.map {
                     FeedGroupConfig.PushNotificationSettings(enablePush: $0.enablePush, pushTypes: $0.pushTypes)
                 },

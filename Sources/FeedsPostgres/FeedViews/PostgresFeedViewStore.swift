@@ -72,81 +72,18 @@ public struct PostgresFeedViewStore: FeedViewStore {
 
     // MARK: - Stored form
 
+    /// `config`: the selectors and ranking in their Codable form, read back through their checks.
     struct Stored: Codable {
-        struct Selector: Codable {
-            var type: String
-            var cutoffWindow: Int?
-            var cutoffTime: Double?
-            var minPopularity: Int?
-            var filter: String?
-        }
-        struct Decay: Codable {
-            var origin: Double?
-            var scale: Int
-            var offset: Int
-            var decay: Double
-        }
-        struct Rank: Codable {
-            var score: String
-            var defaults: [String: Double]
-            var functions: [String: Decay]
-        }
-        var selectors: [Selector]
-        var ranking: Rank?
+        var selectors: [ActivitySelection]
+        var ranking: Ranking?
     }
 
     static func config(_ view: FeedView) throws -> String {
-        let stored = Stored(
-            selectors: view.selectors.map {
-                .init(
-                    type: $0.kind.rawValue, cutoffWindow: $0.cutoffWindow, cutoffTime: $0.cutoffTime?.timeIntervalSince1970,
-                    minPopularity: $0.minPopularity, filter: $0.filter.map { JSONValue.object($0).text })
-            },
-            ranking: view.ranking.map { ranking in
-                .init(
-                    score: ranking.score, defaults: ranking.defaults,
-                    functions: Dictionary(
-                        uniqueKeysWithValues: ranking.decays.map { function, decay in
-                            (
-                                function.rawValue,
-                                Stored.Decay(
-                                    origin: decay.origin?.timeIntervalSince1970, scale: decay.scale, offset: decay.offset,
-                                    decay: decay.decay)
-                            )
-                        }))
-            })
-        return String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
+        String(decoding: try JSONEncoder().encode(Stored(selectors: view.selectors, ranking: view.ranking)), as: UTF8.self)
     }
 
     static func view(_ id: String, _ config: String, _ used: Date?) throws -> FeedView {
         let stored = try JSONDecoder().decode(Stored.self, from: Data(config.utf8))
-        let selectors = try stored.selectors.enumerated().map { index, selector in
-            guard let kind = ActivitySelection.Kind(rawValue: selector.type) else {
-                throw FeedsError(.internal, "feed view \(id) has an unknown selector \(selector.type)")
-            }
-            return try ActivitySelection(
-                kind: kind, cutoffWindow: selector.cutoffWindow,
-                cutoffTime: selector.cutoffTime.map { Date(timeIntervalSince1970: $0) }, minPopularity: selector.minPopularity,
-                filter: try selector.filter.map { text -> JSONObject in
-                    guard case .object(let filter) = try JSONValue(parsing: text) else { return [:] }
-                    return filter
-                },
-                field: "activity_selectors[\(index)]")
-        }
-        let ranking = try stored.ranking.map { rank in
-            try Ranking(
-                score: rank.score, defaults: rank.defaults,
-                decays: Dictionary(
-                    uniqueKeysWithValues: try rank.functions.compactMap { name, decay in
-                        guard let function = RankingExpression.Function(rawValue: name) else { return nil }
-                        return (
-                            function,
-                            try Ranking.Decay(
-                                origin: decay.origin.map { Date(timeIntervalSince1970: $0) }, scale: decay.scale,
-                                offset: decay.offset, decay: decay.decay, field: "ranking.functions.\(name)")
-                        )
-                    }))
-        }
-        return try FeedView(id: id, selectors: selectors, ranking: ranking, lastUsedAt: used)
+        return try FeedView(id: id, selectors: stored.selectors, ranking: stored.ranking, lastUsedAt: used)
     }
 }

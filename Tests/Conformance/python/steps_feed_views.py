@@ -58,3 +58,23 @@ def feed_read_through_a_view(run):
     expect_equal(ids[:1], [liked.id], "the most reacted first")
     assert quiet.id in ids or read.next, "the quiet post on this page or the next"
     run.client.feeds.delete_feed_view(view_id)
+
+
+@step
+def feed_group_ranked(run):
+    """A group's ranking orders every read of its feeds, as Stream's ranked groups do."""
+    group = f"ranked{run.suffix}"
+    made = run.client.feeds.create_feed_group(
+        id=group, ranking=RankingConfig(type="expression", score="reaction_count * 2 + comment_count")
+    ).data
+    check_decoded(made)
+    expect_equal(made.feed_group.ranking.score, "reaction_count * 2 + comment_count", "the group's score")
+    feed = run.client.feeds.feed(group, "main")
+    feed.get_or_create(user_id=run.alice)
+    post = run.client.feeds.add_activity
+    first = post(type="post", feeds=[f"{group}:main"], text="first", user_id=run.alice).data.activity
+    post(type="post", feeds=[f"{group}:main"], text="second", user_id=run.alice)
+    run.client.feeds.add_activity_reaction(first.id, type="like", user_id=run.bob)
+    read = feed.get_or_create(user_id=run.bob).data
+    check_decoded(read)
+    expect_equal(read.activities[0].id, first.id, "the reacted-to post first, though older")
