@@ -30,7 +30,10 @@ import Testing
     @Test func freedBuffersAreReusedWithoutFaultingTheirPagesInAgain() throws {
         ReceiveBufferReuse.apply()
         _ = try Self.churn()  // the heap grows once
-        // Each round would fault in 16 × 64 pages again if the memory went back to the kernel.
-        #expect(try Self.churn() < 16 * 64)
+        // Each of a churn's ten rounds would fault in 16 × 64 pages again if the memory went back
+        // to the kernel. Tests running beside this one share its malloc arena and may take some of
+        // the freed memory for a while, so the quietest of five churns is the one judged.
+        let quietest = try (0..<5).map { _ in try Self.churn() }.min()!
+        #expect(quietest < 16 * 64)
     }
 }
