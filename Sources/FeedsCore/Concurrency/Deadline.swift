@@ -2,7 +2,8 @@ import Synchronization
 
 /// Runs `operation`, and throws `timedOut()` once `limit` has passed without it. The operation
 /// is cancelled then, but not waited for: a database or store that hangs may not heed
-/// cancellation, and the caller must be answered all the same. Task-locals (the request scope)
+/// cancellation, and the caller must be answered all the same. A caller cancelled meanwhile is
+/// answered at once (`CancellationError`), for the same reason. Task-locals (the request scope)
 /// go along.
 public func withDeadline<T: Sendable>(
     _ limit: Duration, orThrow timedOut: @escaping @Sendable () -> any Error,
@@ -11,7 +12,7 @@ public func withDeadline<T: Sendable>(
     let race = DeadlineRace<T>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
-            race.start(continuation)
+            guard race.start(continuation) else { return }
             let work = Task {
                 let result: Result<T, any Error>
                 do { result = .success(try await operation()) } catch { result = .failure(error) }
@@ -24,38 +25,46 @@ public func withDeadline<T: Sendable>(
             race.track(work: work, timer: timer)
         }
     } onCancel: {
-        race.cancelAll()
+        race.finish(with: .failure(CancellationError()))
     }
 }
 
-/// Whichever of the work and the timer ends first answers; the other is cancelled.
+/// Whichever of the work, the timer and the caller's cancellation comes first answers; the
+/// others are cancelled.
 private final class DeadlineRace<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, tasks: [Task<Void, Never>])>((nil, []))
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var tasks: [Task<Void, Never>] = []
+        /// Answered already (a cancellation may come before the continuation does).
+        var answered = false
+    }
+    private let state = Mutex(State())
 
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        state.withLock { $0.continuation = continuation }
+    /// False when the caller was answered before this (cancelled): nothing is to start.
+    func start(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        let answered = state.withLock { state in
+            if !state.answered { state.continuation = continuation }
+            return state.answered
+        }
+        if answered { continuation.resume(throwing: CancellationError()) }
+        return !answered
     }
 
     func track(work: Task<Void, Never>, timer: Task<Void, Never>) {
         let answered = state.withLock { state in
             state.tasks = [work, timer]
-            return state.continuation == nil
+            return state.answered
         }
-        if answered { cancelAll() }
+        if answered { for task in [work, timer] { task.cancel() } }
     }
 
     func finish(with result: Result<T, any Error>) {
         let (continuation, tasks) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.tasks)
+            defer { (state.continuation, state.answered) = (nil, true) }
+            return state.answered ? (nil, []) : (state.continuation, state.tasks)
         }
-        guard let continuation else { return }
         for task in tasks { task.cancel() }
-        continuation.resume(with: result)
-    }
-
-    func cancelAll() {
-        for task in state.withLock({ $0.tasks }) { task.cancel() }
+        continuation?.resume(with: result)
     }
 }
 
