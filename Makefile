@@ -13,7 +13,8 @@ build: deps
 run: build
 	$(SWIFT) run --skip-build feeds serve
 
-## Installs what is missing, starts a private PostgreSQL and S3 store, runs every test, stops them:
+## Installs what is missing, starts a private PostgreSQL, a primary with a streaming replica and an S3
+## store, runs every test, stops them:
 ## the Swift tests (scripts/swift-tests.sh: a watchdog, and a short output; the whole is in
 ## .build/swift-tests.log), Stream's Python SDK against the built server (scripts/sdk-conformance.sh),
 ## schemathesis against the spec it serves (scripts/schema-fuzz.sh) and the admin console in headless
@@ -21,7 +22,7 @@ run: build
 test: deps
 	@echo "Building the server and its tests (debug; errors and warnings only)"
 	$(SWIFT) build --build-tests --quiet
-	scripts/with-test-postgres.sh scripts/with-test-s3.sh sh -c \
+	scripts/with-test-postgres.sh scripts/with-test-replica.sh scripts/with-test-s3.sh sh -c \
 	  'status=0; SWIFT=$(SWIFT) scripts/swift-tests.sh || status=$$?; scripts/sdk-conformance.sh || status=1; \
 	  scripts/schema-fuzz.sh || status=1; scripts/admin-browser.sh || status=1; exit $$status'
 
@@ -31,7 +32,7 @@ bench: deps
 	scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product feeds
 	scripts/with-test-postgres.sh scripts/with-test-s3.sh bench/upload-rss.sh .build/release/feeds s3
-	scripts/with-test-postgres.sh bench/run.sh .build/release/feeds
+	scripts/with-test-postgres.sh scripts/with-test-replica.sh bench/run.sh .build/release/feeds
 
 ## Release build, then the mixed load for 10 minutes at c=64, and beside it wrk's contention mix on one
 ## activity, with the server's RSS sampled every 10 s (bench/soak.sh): fails on any error, any lost

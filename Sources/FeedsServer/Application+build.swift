@@ -33,16 +33,15 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onWebSocketRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    var database = database
-    database.options.maximumConnections = configuration.databaseConnections
-    // A statement that runs longer fails at the server; a database that does not answer fails the connect.
-    database.options.connectTimeout = configuration.databaseConnectTimeout
-    database.options.additionalStartupParameters.append(
-        ("statement_timeout", String(configuration.databaseStatementTimeout.components.seconds * 1000)))
-    // No JIT: it compiles a statement whose plan looks costly, and a ranked view page (a walk that
-    // stops at 1,000 rows, planned as if it read them all) spent 850 ms compiling a 26 ms read.
-    database.options.additionalStartupParameters.append(("jit", "off"))
+    let database = configuration.pooled(database)
     let client = PostgresClient(configuration: database.named("feeds"), backgroundLogger: logger)
+    let replicas =
+        configuration.readDatabaseURLs.isEmpty
+        ? nil
+        : ReadReplicas(
+            primary: client,
+            replicas: try configuration.readDatabaseURLs.map { configuration.pooled(try DatabaseURL.configuration($0)) },
+            maxLag: configuration.readMaxLag, pollInterval: configuration.readPollInterval, logger: logger)
     let probe = DatabaseProbe(database, logger: logger)
     let preparedClient = PostgresClient(configuration: database.generic.named("feeds-prepared"), backgroundLogger: logger)
     let store = PostgresActivityStore(client: client, prepared: preparedClient)
@@ -81,7 +80,7 @@ public func buildApplication(
         endpoint: realtimeEndpoint,
         host: configuration.host, port: configuration.effectiveWebSocketPort, maxConnections: configuration.maxConnections,
         logger: logger, onServerRunning: onWebSocketRunning)
-    let http = HTTPServer(
+    var server = HTTPServer(
         store: store, uploads: uploads, idempotency: idempotencyStore, settingsStore: settingsStore, realtime: realtime,
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
         notifications: notifications, feedGroups: PostgresFeedGroupStore(client: client),
@@ -93,6 +92,8 @@ public func buildApplication(
         linkPreviews: LinkPreviews(
             store: PostgresLinkPreviewStore(client: client),
             fetcher: LinkFetcher(allowedHosts: configuration.linkPreviewHosts)))
+    server.replicas = replicas
+    let http = server
     let router = try http.router()
     let adminStore = PostgresAdminStore(client: client)
     let sweeper = makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore)
@@ -111,7 +112,9 @@ public func buildApplication(
                     proxies: proxies, logger: logger))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: http.serverName),
         services: services + [
-            client, preparedClient, probe, realtimeServer, HeapTrimService(interval: configuration.heapTrimInterval),
+            client, preparedClient, probe,
+        ] + (replicas?.services ?? []) + [
+            realtimeServer, HeapTrimService(interval: configuration.heapTrimInterval),
             HealthCheckService(
                 hub: hub, interval: configuration.healthCheckInterval, pingInterval: configuration.webSocketPingInterval),
         ] + [
@@ -143,6 +146,22 @@ public func buildApplication(
         migrated.open()
     }
     return app
+}
+
+extension FeedsConfiguration {
+    /// A database's connection with the server's pool options: the primary's and each replica's.
+    func pooled(_ database: PostgresClient.Configuration) -> PostgresClient.Configuration {
+        var database = database
+        database.options.maximumConnections = databaseConnections
+        // A statement that runs longer fails at the server; a database that does not answer fails the connect.
+        database.options.connectTimeout = databaseConnectTimeout
+        database.options.additionalStartupParameters.append(
+            ("statement_timeout", String(databaseStatementTimeout.components.seconds * 1000)))
+        // No JIT: it compiles a statement whose plan looks costly, and a ranked view page (a walk that
+        // stops at 1,000 rows, planned as if it read them all) spent 850 ms compiling a 26 ms read.
+        database.options.additionalStartupParameters.append(("jit", "off"))
+        return database
+    }
 }
 
 /// The local CDN, the uploader and the object records, over the server's data directory.

@@ -12,6 +12,13 @@ public struct FeedsConfiguration: Sendable {
     public var apiSecret: String
     /// `DATABASE_URL`; nil starts the embedded cluster under the data directory.
     public var databaseURL: String?
+    /// Streaming replicas of that database for reads (`FEEDS_READ_DATABASE_URLS`, comma-separated);
+    /// none sends every read to the primary.
+    public var readDatabaseURLs: [String] = []
+    /// How far behind the primary a replica may be and still answer reads (`FEEDS_READ_MAX_LAG`).
+    public var readMaxLag: Duration = .seconds(5)
+    /// How often replicas are asked how far they have replayed (`FEEDS_READ_POLL_MS`).
+    public var readPollInterval: Duration = .milliseconds(100)
     /// Where the server keeps its own files (`.feeds`): the embedded cluster, dev credentials.
     public var dataDirectory: URL
     /// The base of URLs handed out to clients.

@@ -8,9 +8,10 @@ import PostgresNIO
 /// Without that server the tests fail with a message saying how to run them; they never skip.
 public enum TestDatabase {
     public struct Unavailable: Error, CustomStringConvertible {
-        public init() {}
+        public var variable = "FEEDS_TEST_DATABASE_URL"
+        public init(variable: String = "FEEDS_TEST_DATABASE_URL") { self.variable = variable }
         public var description: String {
-            "FEEDS_TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL"
+            "\(variable) is not set: run the tests with `make test`, which starts a private PostgreSQL"
         }
     }
 
@@ -28,9 +29,11 @@ public enum TestDatabase {
     static let databasesAtOnce = AsyncSemaphore(permits: 12)
 
     /// The server's configuration, for the maintenance database.
-    public static func serverConfiguration() throws -> PostgresClient.Configuration {
-        guard let url = ProcessInfo.processInfo.environment["FEEDS_TEST_DATABASE_URL"], !url.isEmpty else {
-            throw Unavailable()
+    /// `cluster` names the variable with its URL: the replicated pair's primary is
+    /// `FEEDS_TEST_REPLICATED_DATABASE_URL` (scripts/with-test-replica.sh).
+    public static func serverConfiguration(cluster: String = "FEEDS_TEST_DATABASE_URL") throws -> PostgresClient.Configuration {
+        guard let url = ProcessInfo.processInfo.environment[cluster], !url.isEmpty else {
+            throw Unavailable(variable: cluster)
         }
         var configuration = try DatabaseURL.configuration(url)
         configuration.options.maximumConnections = 2
@@ -43,19 +46,20 @@ public enum TestDatabase {
     /// Creates a database, runs `body` with its configuration and a running client, drops it.
     /// `migrated` starts it as a copy of the migrated template (`MigratedTemplate`), else empty.
     public static func with<T: Sendable>(
-        migrated: Bool = false, _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
+        migrated: Bool = false, cluster: String = "FEEDS_TEST_DATABASE_URL",
+        _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
     ) async throws -> T {
         do {
-            return try await database(migrated: migrated, body)
+            return try await database(migrated: migrated, cluster: cluster, body)
         } catch let error as PSQLError {
             throw DatabaseFailure(String(reflecting: error))  // what PostgreSQL said, not the generic description
         }
     }
 
     private static func database<T: Sendable>(
-        migrated: Bool, _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
+        migrated: Bool, cluster: String, _ body: @Sendable (PostgresClient.Configuration, PostgresClient) async throws -> T
     ) async throws -> T {
-        let admin = try serverConfiguration()
+        let admin = try serverConfiguration(cluster: cluster)
         let template = migrated ? try await MigratedTemplate.shared.name(admin) : nil
         try await databasesAtOnce.acquire()
         defer { databasesAtOnce.release() }
@@ -90,6 +94,14 @@ public enum TestDatabase {
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
         }
         return try result.get()
+    }
+
+    /// The replicated pair's replica (`FEEDS_TEST_REPLICA_DATABASE_URL`), as a URL of `database`'s copy there.
+    public static func replicaURL(of database: PostgresClient.Configuration) throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["FEEDS_TEST_REPLICA_DATABASE_URL"],
+            let slash = url.lastIndex(of: "/")
+        else { throw Unavailable(variable: "FEEDS_TEST_REPLICA_DATABASE_URL") }
+        return url[...slash] + (database.database ?? "postgres")
     }
 
     /// Runs `body` with a client whose background work runs meanwhile.

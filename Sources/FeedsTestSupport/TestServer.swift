@@ -37,6 +37,7 @@ public struct TestServer: Sendable {
     /// `logger` is the server's (a test reads what it logs).
     public static func run(
         backend: Backend = .local,
+        replicated: Bool = false,
         configure: @Sendable (inout FeedsConfiguration) -> Void = { _ in },
         cdn: (@Sendable (any CDNClient) -> any CDNClient)? = nil,
         logger: Logger = TestDatabase.logger,
@@ -48,7 +49,13 @@ public struct TestServer: Sendable {
         let result: Result<Void, any Error>
         do {
             result = .success(
-                try await TestDatabase.with(migrated: true) { database, client in
+                // On the replicated pair the server migrates its database itself: one template
+                // per process serves the main cluster only.
+                try await TestDatabase.with(
+                    migrated: !replicated,
+                    cluster: replicated ? "FEEDS_TEST_REPLICATED_DATABASE_URL" : "FEEDS_TEST_DATABASE_URL"
+                ) { database, client in
+                    let replicaURL = try replicated ? TestDatabase.replicaURL(of: database) : nil
                     // The port is chosen before binding, so that the URLs the server hands out name it; another
                     // socket may take it meanwhile, so a server that cannot bind is tried again on a new one.
                     for attempt in 1...5 {
@@ -67,6 +74,7 @@ public struct TestServer: Sendable {
                         // Dozens of servers share this process's heap: one trim each every 20 s
                         // would walk it dozens of times; `make bench` measures the trim.
                         configuration.heapTrimInterval = .seconds(3600)
+                        configuration.readDatabaseURLs = replicaURL.map { [$0] } ?? []
                         configure(&configuration)
                         let setting = Setting(backend: backend, bucket: bucket, wrap: cdn, logger: logger)
                         if try await serve(configuration, database: database, client: client, setting, body) { return }
@@ -132,8 +140,11 @@ public struct TestServer: Sendable {
         )
         let outcome = await Result { try await body(server) }
         await group.triggerGracefulShutdown()
-        try await hangGuard("the test server's shutdown", seconds: 120) { try await running.value }
-        try outcome.get()
+        let shutdown = await Result {
+            try await hangGuard("the test server's shutdown", seconds: 120) { try await running.value }
+        }
+        try outcome.get()  // what went wrong first, when both did
+        try shutdown.get()
         return true
     }
 
@@ -221,7 +232,8 @@ public struct TestServer: Sendable {
             connectionPool: .init(idleTimeout: .seconds(4))))
     static let noRedirects = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: .init(redirectConfiguration: .disallow, timeout: patience, connectionPool: .init(idleTimeout: .seconds(4))))
+        configuration: .init(redirectConfiguration: .disallow, timeout: patience, connectionPool: .init(idleTimeout: .seconds(4)))
+    )
     static let patience = HTTPClient.Configuration.Timeout(connect: .seconds(60), read: .seconds(300))
 }
 

@@ -94,7 +94,7 @@ struct SettingsOptions: ParsableArguments {
             flags,
             EnvironmentVariablesProvider(
                 secretsSpecifier: .specific([
-                    "FEEDS_API_SECRET", "DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                    "FEEDS_API_SECRET", "DATABASE_URL", "FEEDS_READ_DATABASE_URLS", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                 ])),
         ])
         let dataDirectory = URL(fileURLWithPath: reader.string(forKey: "feeds.data.dir", default: ".feeds"))
@@ -153,12 +153,24 @@ struct SettingsOptions: ParsableArguments {
         }
         configuration.webSocketPending = (pending, pendingPerAddress)
         if let hosts = reader.string(forKey: "feeds.og.allowed.hosts") {
-            configuration.linkPreviewHosts = Set(hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+            configuration.linkPreviewHosts = Set(
+                hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         }
         if let webSocketPort = reader.int(forKey: "feeds.ws.port") {
             guard (0...65535).contains(webSocketPort) else { throw ValidationError("FEEDS_WS_PORT must be a port number") }
             configuration.webSocketPort = webSocketPort
         }
+        if let urls = reader.string(forKey: "feeds.read.database.urls", isSecret: true) {
+            configuration.readDatabaseURLs = urls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            for url in configuration.readDatabaseURLs { _ = try DatabaseURL.configuration(url) }
+        }
+        let maxLag = reader.int(forKey: "feeds.read.max.lag", default: 5)
+        let poll = reader.int(forKey: "feeds.read.poll.ms", default: 100)
+        guard maxLag > 0, poll > 0 else {
+            throw ValidationError("FEEDS_READ_MAX_LAG (seconds) and FEEDS_READ_POLL_MS must be positive numbers")
+        }
+        (configuration.readMaxLag, configuration.readPollInterval) = (.seconds(maxLag), .milliseconds(poll))
         let fanoutWorkers = reader.int(forKey: "feeds.fanout.workers", default: configuration.fanoutWorkers)
         guard fanoutWorkers >= 0 else { throw ValidationError("FEEDS_FANOUT_WORKERS must be 0 or a number of workers") }
         configuration.fanoutWorkers = fanoutWorkers

@@ -20,6 +20,9 @@ struct APIOperation: Sendable {
         self.segments = path.split(separator: "/")
     }
 
+    /// Whether its reads may go to a read replica: every read but GetOG, which stores what it fetched.
+    var readsFromReplica: Bool { rateLimitClass == .read && name != "GetOG" }
+
     static let all: [APIOperation] = [
         .init(.get, "/api/v2/app", "GetApp", .read),
         .init(.patch, "/api/v2/app", "UpdateApp", .write),

@@ -42,6 +42,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var readinessTimeout: Duration
     /// GetOG's previews, cached (`LinkPreviews`).
     package var linkPreviews: LinkPreviews
+    /// The read replicas, when there are any (`FEEDS_READ_DATABASE_URLS`).
+    package var replicas: (any ReadRouting)?
     package var serverName = "feeds"
     /// The open connections, which `channelHandlers` caps.
     let connections = ConnectionGuard.Count()
@@ -84,6 +86,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: RateLimitMiddleware(limiter: rateLimiter))
         router.add(middleware: JSONBodyLimitMiddleware(limit: jsonBodyLimit))
+        if let replicas { router.add(middleware: ReadRoutingMiddleware(replicas: replicas)) }
         // Multipart bodies go to our scanner (memchr), decoded with the same configuration.
         router.add(middleware: FastMultipartMiddleware(configuration: openAPIConfiguration))
         OperationsRoutes(

@@ -16,7 +16,7 @@ extension PostgresActivityStore {
             let me = try bind(reader)
             sql += " AND \(ActivityReadable.predicate(activity: "a", user: me)) AND \(Unblocked.predicate("c.user_id", me))"
         }
-        return try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger)).first?.comment
+        return try await CommentRow.comments(try await reads.query(bind.query(sql), logger: logger)).first?.comment
     }
 
     public func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage {
@@ -66,7 +66,6 @@ extension PostgresActivityStore {
         return (comments, next)
     }
 
-
     /// The page of comments `sql` selects, in `sort`'s order after `cursor`, and the cursor to the next.
     private func page(
         _ sql: String, _ binds: SQLBinds, sort: CommentSort, limit: Int, cursor: KeysetCursor?, logger: Logger
@@ -82,7 +81,7 @@ extension PostgresActivityStore {
             }
         }
         sql += " ORDER BY \(Self.order(sort)) LIMIT \(try bind(limit + 1))"
-        let rows = try await CommentRow.comments(try await client.query(bind.query(sql), logger: logger))
+        let rows = try await CommentRow.comments(try await reads.query(bind.query(sql), logger: logger))
         let (page, next) = keysetPage(rows, limit: limit) {
             KeysetCursor(
                 ascending: sort == .first, micros: $0.micros, keys: [sort.rawValue, String($0.comment.replyCount), $0.comment.id])
@@ -111,7 +110,7 @@ extension PostgresActivityStore {
             ) c JOIN users u ON u.id = c.user_id
             WHERE c.n <= \(try bind(query.repliesLimit + 1)) ORDER BY c.parent_id, c.n
             """
-        let rows = try await client.query(bind.query(sql), logger: logger)
+        let rows = try await reads.query(bind.query(sql), logger: logger)
         let found = try await CommentRow.comments(rows).map(\.comment)
         let nested = try await replies(
             to: found, levels: levels - 1, query: query, reader: reader, logger: logger)

@@ -15,7 +15,7 @@ extension PostgresActivityStore {
         let built = try Self.viewSQL(query, now: now)
         let ranked = query.view.ranking != nil
         var rows: [(row: ActivityRow.Decoded, score: Double)] = []
-        for try await row in try await client.query(built, logger: logger) {
+        for try await row in try await reads.query(built, logger: logger) {
             let cells = row.makeRandomAccess()
             let score = ranked ? try cells[cells.count - 1].decode(Double.self) : 0
             rows.append((try ActivityRow.decode(row), score))
@@ -33,7 +33,7 @@ extension PostgresActivityStore {
         let page = ActivityPage(activities: rows.map(\.row.activity), next: next, prev: nil)
         var asQuery = ActivityQuery(viewer: query.viewer)
         asQuery.ownFieldsOf = query.ownFieldsOf
-        return try await withPolls(page, asQuery, logger: logger) { try await client.query($0, logger: logger) }
+        return try await withPolls(page, asQuery, logger: logger) { try await reads.query($0, logger: logger) }
     }
 
     static func viewSQL(_ query: ViewPageQuery, now: Date) throws -> PostgresQuery {

@@ -40,7 +40,7 @@ extension PostgresActivityStore {
             \(ordering)
             """
         var rows: [(micros: Int64, follow: Follow)] = []
-        for try await row in try await client.query(bind.query(sql), logger: logger) {
+        for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var reader = RowReader(row)
             let micros: Int64 = try reader.next()
             let columns = try FollowColumns(&reader)
@@ -61,7 +61,7 @@ extension PostgresActivityStore {
         var bind = SQLBinds()
         let sql =
             "SELECT 1 FROM feeds f WHERE f.fid = \(try bind(feed.id.description)) AND \(FeedReadable.predicate(feed: "f", user: try bind(userID)))"
-        for try await _ in try await client.query(bind.query(sql), logger: logger) { return true }
+        for try await _ in try await reads.query(bind.query(sql), logger: logger) { return true }
         return false
     }
 }

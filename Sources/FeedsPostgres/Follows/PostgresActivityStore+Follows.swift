@@ -121,7 +121,7 @@ extension PostgresActivityStore {
     /// The follows of `pairs` that exist, with their feeds, by "source target".
     func follows(_ pairs: [(String, String)], logger: Logger) async throws -> [String: Follow] {
         guard !pairs.isEmpty else { return [:] }
-        let rows = try await client.query(
+        let rows = try await reads.query(
             """
             SELECT \(unescaped: FollowColumns.list) FROM follows
             JOIN unnest(\(pairs.map(\.0)), \(pairs.map(\.1))) AS p(s, t) ON source_fid = p.s AND target_fid = p.t
@@ -164,8 +164,7 @@ extension PostgresActivityStore {
     }
 
     /// Removes what `via` copied into `feed`, then copies back what another followed feed holds too.
-    static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws
-    {
+    static func removeCopies(in feed: FeedID, via: FeedID, on connection: PostgresConnection, logger: Logger) async throws {
         var removed: [String] = []
         let rows = try await connection.query(
             """

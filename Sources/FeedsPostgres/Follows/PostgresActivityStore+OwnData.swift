@@ -16,7 +16,7 @@ extension PostgresActivityStore {
         // belong to the feed they read; the full reads only for what it finds.
         var (anyFollow, anyMembership) = (true, true)
         if feeds.count == 1 {
-            for try await found in try await prepared.execute(OwnDataProbe(fid: fids[0], user: user), logger: logger) {
+            for try await found in try await preparedReads.execute(OwnDataProbe(fid: fids[0], user: user), logger: logger) {
                 (anyFollow, anyMembership) = found
             }
         }
@@ -77,7 +77,7 @@ extension PostgresActivityStore {
 
     private func follows(_ query: PostgresQuery, logger: Logger) async throws -> [(String, Follow)] {
         var follows: [(String, Follow)] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await reads.query(query, logger: logger) {
             var reader = RowReader(row)
             let key: String = try reader.next()
             let columns = try FollowColumns(&reader)
@@ -88,7 +88,7 @@ extension PostgresActivityStore {
     }
 
     private func memberships(of fids: [String], user: String, logger: Logger) async throws -> [FeedMember] {
-        let rows = try await client.query(
+        let rows = try await reads.query(
             """
             SELECT m.fid, \(unescaped: PostgresMemberStore.columns) FROM feed_members m JOIN users u ON u.id = m.user_id
             WHERE m.fid = ANY(\(fids)) AND m.user_id = \(user)

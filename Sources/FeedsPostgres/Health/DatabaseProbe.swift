@@ -24,19 +24,25 @@ public final class DatabaseProbe: Service, Sendable {
     private let target: Target?
     private let interval: Duration
     private let logger: Logger
+    /// What the log calls the server, and what follows while it is down.
+    private let name: String, whileDown: String
     private let down = Atomic(false)
 
     /// Whether the last probe found the database down.
     public var isDown: Bool { down.load(ordering: .relaxed) }
 
     /// A probe of the server `configuration` connects to.
-    public init(_ configuration: PostgresClient.Configuration, interval: Duration = .seconds(1), logger: Logger) {
+    public init(
+        _ configuration: PostgresClient.Configuration, interval: Duration = .seconds(1), name: String = "the database",
+        whileDown: String = "requests get 503 until it answers", logger: Logger
+    ) {
         if let host = configuration.host, let port = configuration.port {
             target = .tcp(host: host, port: port)
         } else {
             target = configuration.unixSocketPath.map { .socket(path: $0) }
         }
         self.interval = interval
+        (self.name, self.whileDown) = (name, whileDown)
         self.logger = logger
     }
 
@@ -48,9 +54,9 @@ public final class DatabaseProbe: Service, Sendable {
                     let was = self.down.exchange(!answered, ordering: .relaxed)
                     if was != !answered {
                         if answered {
-                            self.logger.notice("the database answers again")
+                            self.logger.notice("\(self.name) answers again")
                         } else {
-                            self.logger.error("the database refuses connections; requests get 503 until it answers")
+                            self.logger.error("\(self.name) refuses connections; \(self.whileDown)")
                         }
                     }
                 }

@@ -92,7 +92,7 @@ public struct PostgresMemberStore: MemberStore {
                 " AND (m.created_at, m.user_id) \(comparison) (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
         }
         sql += " ORDER BY m.created_at \(order), m.user_id \(order) LIMIT \(query.page.limit + 1)"
-        var members = try await Self.decode(try await client.query(bind.query(sql), logger: logger), feed: query.feed)
+        var members = try await Self.decode(try await reads.query(bind.query(sql), logger: logger), feed: query.feed)
         let more = members.count > query.page.limit
         if more { members.removeLast() }
         return MemberPage(members: members, next: more ? members.last.map(query.cursor(after:)) : nil)

@@ -14,7 +14,7 @@ extension PostgresNotificationStore {
         binds.append(limit)
         binds.append(Self.listed)
         async let status = status(feed: feed, logger: logger)
-        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: binds), logger: logger)
+        let rows = try await reads.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: binds), logger: logger)
         let listed = try await Self.groups(feed: feed, rows)
         let shown = listed.prefix(limit)
         let next = listed.count > limit ? shown.last.map { Self.token(micros: $0.micros, group: $0.group.group) } : nil
@@ -50,7 +50,7 @@ extension PostgresNotificationStore {
         """
 
     public func status(feed: String, logger: Logger) async throws -> NotificationStatus {
-        try await Self.status(feed: feed, logger: logger) { try await client.query($0, logger: logger) }
+        try await Self.status(feed: feed, logger: logger) { try await reads.query($0, logger: logger) }
     }
 
     public func mark(feed: String, _ mark: NotificationMark, logger: Logger) async throws -> NotificationStatus {
@@ -123,7 +123,7 @@ extension PostgresNotificationStore {
         -> [AggregatedGroup]
     {
         guard !names.isEmpty else { return [] }
-        let rows = try await client.query(
+        let rows = try await reads.query(
             """
             SELECT \(unescaped: Self.groupColumns)
             FROM notification_groups g

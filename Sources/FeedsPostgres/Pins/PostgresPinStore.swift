@@ -30,7 +30,8 @@ public struct PostgresPinStore: PinStore {
             if let pinned = try await Self.records(feed, activityID: activityID, on: connection, logger: logger).first {
                 return (pinned, false)
             }
-            let counted = try await connection.query("SELECT pin_count FROM feeds WHERE fid = \(feed.description)", logger: logger)
+            let counted = try await connection.query(
+                "SELECT pin_count FROM feeds WHERE fid = \(feed.description)", logger: logger)
             for try await count in counted.decode(Int32.self) where count >= PinPage.maxPins {
                 throw FeedsError.input("a feed keeps at most \(PinPage.maxPins) pins; unpin one first", field: "activity_id")
             }
@@ -47,7 +48,8 @@ public struct PostgresPinStore: PinStore {
 
     public func unpin(_ activityID: String, from feed: FeedID, by user: String?, logger: Logger) async throws -> PinRecord {
         try await client.transaction(logger: logger) { connection in
-            try await OwnedFeedLock.take(feed, by: user.map(Principal.user) ?? .server, to: "unpin", on: connection, logger: logger)
+            try await OwnedFeedLock.take(
+                feed, by: user.map(Principal.user) ?? .server, to: "unpin", on: connection, logger: logger)
             guard let pinned = try await Self.records(feed, activityID: activityID, on: connection, logger: logger).first else {
                 throw FeedsError.notFound("activity \(activityID) is not pinned to \(feed)")
             }
@@ -61,12 +63,14 @@ public struct PostgresPinStore: PinStore {
         -> (pins: [PinRecord], more: Bool)
     {
         var bind = SQLBinds()
-        var sql = "SELECT \(Self.columns) FROM activity_pins p JOIN users u ON u.id = p.user_id WHERE p.fid = \(try bind(feed.description))"
+        var sql =
+            "SELECT \(Self.columns) FROM activity_pins p JOIN users u ON u.id = p.user_id WHERE p.fid = \(try bind(feed.description))"
         if let cursor {
-            sql += " AND (p.created_at, p.activity_id) < (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
+            sql +=
+                " AND (p.created_at, p.activity_id) < (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
         }
         sql += " ORDER BY p.created_at DESC, p.activity_id DESC LIMIT \(limit + 1)"
-        var pins = try await Self.decode(try await client.query(bind.query(sql), logger: logger), feed: feed)
+        var pins = try await Self.decode(try await reads.query(bind.query(sql), logger: logger), feed: feed)
         let more = pins.count > limit
         if more { pins.removeLast() }
         return (pins, more)
@@ -93,7 +97,8 @@ public struct PostgresPinStore: PinStore {
             let activityID: String = try columns.next()
             let created: Date = try columns.next(), updated: Date = try columns.next()
             pins.append(
-                PinRecord(feed: feed, activityID: activityID, user: try UserRow.user(&columns), createdAt: created, updatedAt: updated))
+                PinRecord(
+                    feed: feed, activityID: activityID, user: try UserRow.user(&columns), createdAt: created, updatedAt: updated))
         }
         return pins
     }

@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresPollStore {
     public func polls(_ ids: [String], viewer: Principal, reader: String?, logger: Logger) async throws -> [String: Poll] {
-        try await Self.polls(ids, viewer: viewer, reader: reader, logger: logger) { try await client.query($0, logger: logger) }
+        try await Self.polls(ids, viewer: viewer, reader: reader, logger: logger) { try await reads.query($0, logger: logger) }
     }
 
     /// The polls, their options and their votes shown, in three reads one after another through
@@ -31,7 +31,8 @@ extension PostgresPollStore {
             let voteCount: Int = try columns.next(), answersCount: Int = try columns.next()
             let created: Date = try columns.next(), updated: Date = try columns.next()
             polls[id] = Poll(
-                id: id, settings: settings, options: [], voteCount: voteCount, answersCount: answersCount, voteCountsByOption: [:],
+                id: id, settings: settings, options: [], voteCount: voteCount, answersCount: answersCount,
+                voteCountsByOption: [:],
                 latestVotesByOption: [:], latestAnswers: [], ownVotes: [], createdBy: try UserRow.user(&columns),
                 createdAt: created, updatedAt: updated)
         }
@@ -55,7 +56,8 @@ extension PostgresPollStore {
         -> [(String, PollOption, Int)]
     {
         let rows = try await run(
-            "SELECT poll_id, id, text, custom::text, vote_count FROM poll_options WHERE poll_id = ANY(\(ids)) ORDER BY poll_id, position")
+            "SELECT poll_id, id, text, custom::text, vote_count FROM poll_options WHERE poll_id = ANY(\(ids)) ORDER BY poll_id, position"
+        )
         var options: [(String, PollOption, Int)] = []
         for try await (poll, id, text, custom, count) in rows.decode((String, String, String, String, Int).self) {
             options.append((poll, PollOption(id: id, text: text, custom: try JSONText.object(custom)), count))
@@ -104,12 +106,12 @@ extension PostgresPollStore {
                     AND \(ActivityReadable.predicate(activity: "a", user: "$1")))
             FROM polls p WHERE p.id = \(try bind(pollID))
             """
-        for try await readable in try await client.query(bind.query(sql), logger: logger).decode(Bool.self) { return readable }
+        for try await readable in try await reads.query(bind.query(sql), logger: logger).decode(Bool.self) { return readable }
         return nil
     }
 
     public func activities(carrying pollID: String, logger: Logger) async throws -> [String] {
-        let rows = try await client.query(
+        let rows = try await reads.query(
             "SELECT id FROM activities WHERE poll_id = \(pollID) ORDER BY id LIMIT 100", logger: logger)
         var ids: [String] = []
         for try await id in rows.decode(String.self) { ids.append(id) }
@@ -134,11 +136,12 @@ extension PostgresPollStore {
         if let closed = query.isClosed { sql += " AND p.is_closed = \(try bind(closed))" }
         let order = query.page.ascending ? "ASC" : "DESC"
         if let cursor = query.page.cursor {
-            sql += " AND (p.created_at, p.id) \(query.page.ascending ? ">" : "<") (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
+            sql +=
+                " AND (p.created_at, p.id) \(query.page.ascending ? ">" : "<") (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
         }
         sql += " ORDER BY p.created_at \(order), p.id \(order) LIMIT \(query.page.limit + 1)"
         var ids: [String] = []
-        for try await id in try await client.query(bind.query(sql), logger: logger).decode(String.self) { ids.append(id) }
+        for try await id in try await reads.query(bind.query(sql), logger: logger).decode(String.self) { ids.append(id) }
         let more = ids.count > query.page.limit
         if more { ids.removeLast() }
         let found = try await polls(ids, viewer: viewer, reader: reader, logger: logger)
@@ -159,11 +162,12 @@ extension PostgresPollStore {
         if let answer = query.isAnswer { sql += " AND (v.option_id IS NULL) = \(try bind(answer))" }
         let order = query.page.ascending ? "ASC" : "DESC"
         if let cursor = query.page.cursor {
-            sql += " AND (v.created_at, v.id) \(query.page.ascending ? ">" : "<") (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
+            sql +=
+                " AND (v.created_at, v.id) \(query.page.ascending ? ">" : "<") (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])))"
         }
         sql += " ORDER BY v.created_at \(order), v.id \(order) LIMIT \(query.page.limit + 1)"
         var votes: [PollVote] = []
-        for try await row in try await client.query(bind.query(sql), logger: logger) {
+        for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
             let visibility = VotingVisibility(rawValue: try columns.next()) ?? .public
             votes.append(try Self.vote(&columns).seen(by: viewer, in: visibility))

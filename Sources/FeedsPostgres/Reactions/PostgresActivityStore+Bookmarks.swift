@@ -94,7 +94,7 @@ extension PostgresActivityStore {
         sql += " ORDER BY b.created_at \(order), b.activity_id \(order), COALESCE(b.folder_id, '') \(order)"
         sql += " LIMIT \(try bind(query.page.limit + 1))"
         var rows: [(micros: Int64, folder: String, bookmark: Bookmark)] = []
-        for try await row in try await client.query(bind.query(sql), logger: logger) {
+        for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
             let micros: Int64 = try columns.next(), folder: String = try columns.next()
             rows.append((micros, folder, try BookmarkRow.bookmark(&columns)))
@@ -139,7 +139,7 @@ extension PostgresActivityStore {
         }
         sql += " ORDER BY bf.created_at \(order), bf.id \(order) LIMIT \(try bind(query.page.limit + 1))"
         var rows: [(micros: Int64, folder: BookmarkFolder)] = []
-        for try await row in try await client.query(bind.query(sql), logger: logger) {
+        for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
             let micros: Int64 = try columns.next()
             rows.append((micros, try BookmarkRow.folder(&columns)))
@@ -223,7 +223,7 @@ extension PostgresActivityStore {
     }
 
     private func bookmark(_ activityID: String, _ userID: String, _ folderID: String?, logger: Logger) async throws -> Bookmark {
-        let rows = try await client.query(
+        let rows = try await reads.query(
             """
             SELECT \(unescaped: BookmarkRow.columns)
             WHERE b.activity_id = \(activityID) AND b.user_id = \(userID) AND COALESCE(b.folder_id, '') = \(folderID ?? "")

@@ -110,7 +110,7 @@ extension PostgresActivityStore {
         }
         sql += " ORDER BY r.created_at \(order), r.user_id \(order), r.type \(order) LIMIT \(try bind(query.page.limit + 1))"
         var rows: [(micros: Int64, user: String, reaction: Reaction)] = []
-        for try await row in try await client.query(bind.query(sql), logger: logger) {
+        for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
             let micros: Int64 = try columns.next(), user: String = try columns.next()
             rows.append((micros, user, try ReactionRow.reaction(&columns, activityID: activityID, commentID: query.commentID)))
@@ -177,7 +177,7 @@ extension PostgresActivityStore {
         var bind = SQLBinds()
         var sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a"))"
         if let user = principal.userID { sql += " AND \(ActivityReadable.predicate(activity: "a", user: try bind(user)))" }
-        let rows = try await client.query(bind.query(sql), logger: logger)
+        let rows = try await reads.query(bind.query(sql), logger: logger)
         for try await _ in rows { return }
         throw FeedsError.notFound("activity \(id) does not exist")
     }

@@ -8,7 +8,7 @@ import PostgresNIO
 extension PostgresActivityStore {
     public func queryFeeds(_ query: FeedQuery, logger: Logger) async throws -> FeedPage {
         var feeds: [(micros: Int64, feed: Feed)] = []
-        for try await row in try await client.query(try Self.sql(for: query), logger: logger) {
+        for try await row in try await reads.query(try Self.sql(for: query), logger: logger) {
             var columns = RowReader(row)
             let micros: Int64 = try columns.next()
             feeds.append((micros, try FeedRow.feed(&columns)))
@@ -61,7 +61,7 @@ extension PostgresActivityStore {
         var bind = SQLBinds()
         var sql = "SELECT \(FeedRow.columns) \(FeedRow.from) WHERE f.fid = ANY(\(try bind(ids.map(\.description))))"
         if let user { sql += " AND \(FeedReadable.predicate(feed: "f", user: try bind(user)))" }
-        let rows = try await client.query(bind.query(sql), logger: logger)
+        let rows = try await reads.query(bind.query(sql), logger: logger)
         var feeds: [Feed] = []
         for try await row in rows {
             var columns = RowReader(row)
@@ -71,7 +71,7 @@ extension PostgresActivityStore {
     }
 
     public func queryUsers(_ query: UserQuery, logger: Logger) async throws -> [User] {
-        try await UserRow.users(try await client.query(try Self.sql(for: query), logger: logger))
+        try await UserRow.users(try await reads.query(try Self.sql(for: query), logger: logger))
     }
 
     /// The SELECT for a user query.

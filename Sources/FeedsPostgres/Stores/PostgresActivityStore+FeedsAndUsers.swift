@@ -11,6 +11,9 @@ extension PostgresActivityStore {
         let visibility = visibility?.rawValue
         // Reading a feed is the common case: one SELECT, and a write transaction only when it is missing.
         if let feed = try await storedFeed(id, logger: logger) { return (feed, false) }
+        // Missing, or only not replayed yet: the primary decides, and has the new feed if any.
+        ReadRoute.leaveReplica()
+        if ReadRoute.current != nil, let feed = try await storedFeed(id, logger: logger) { return (feed, false) }
         guard let creatorID else {
             throw FeedsError.input("feed \(id.description) does not exist; name user_id to create it", field: "user_id")
         }
@@ -57,13 +60,13 @@ extension PostgresActivityStore {
 
     /// A feed and its creator.
     private func storedFeed(_ id: FeedID, logger: Logger) async throws -> Feed? {
-        for try await feed in try await prepared.execute(StoredFeed(id: id), logger: logger) { return feed }
+        for try await feed in try await preparedReads.execute(StoredFeed(id: id), logger: logger) { return feed }
         return nil
     }
 
     /// A stored user, or nil.
     func storedUser(_ id: String, logger: Logger) async throws -> User? {
-        let rows = try await client.query(
+        let rows = try await reads.query(
             "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = \(id)", logger: logger)
         return try await UserRow.users(rows).first
     }

@@ -8,12 +8,12 @@ extension PostgresActivityStore {
         let built = try Self.sql(for: query)
         var decoded: [ActivityRow.Decoded] = []
         if let shape = preparedShapes.first(where: { $0.sql == built.sql }) {
-            decoded = try await shape.rows(of: built, on: prepared, logger: logger)
+            decoded = try await shape.rows(of: built, on: preparedReads, logger: logger)
         } else {
-            for try await row in try await client.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
+            for try await row in try await reads.query(built, logger: logger) { decoded.append(try ActivityRow.decode(row)) }
         }
         return try await withPolls(Self.page(decoded, query), query, logger: logger) {
-            try await client.query($0, logger: logger)
+            try await reads.query($0, logger: logger)
         }
     }
 
