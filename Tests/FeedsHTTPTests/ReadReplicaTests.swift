@@ -21,6 +21,10 @@ import Testing
                 let after = try await Self.replicaReads(server)
                 return read.status == 200 && after > before
             }
+            // The lag an operator watches, once a poll has measured it.
+            try await eventually("the replica's lag is on /metrics") {
+                try await server.send(.GET, "/metrics").text.contains("feeds_replica_lag_seconds{replica=")
+            }
             try await Self.replica("delay", "1h")
             defer { Task { try? await Self.replica("delay", "0") } }
             let second = try #require(try await server.addActivity(as: "alice", text: "second")["id"].string)

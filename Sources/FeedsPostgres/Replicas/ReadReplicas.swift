@@ -20,7 +20,9 @@ public final class ReadReplicas: Service, ReadRouting {
         let client: PostgresClient
         let prepared: PostgresClient
         let probe: DatabaseProbe
-        let lagGauge: Gauge
+
+        /// Made when recorded: the metrics system is set up after the replicas are.
+        var lagGauge: Gauge { Gauge(label: "feeds_replica_lag_seconds", dimensions: [("replica", name)]) }
     }
 
     public let replicas: [Replica]
@@ -46,8 +48,7 @@ public final class ReadReplicas: Service, ReadRouting {
                     configuration: configuration.generic.named("feeds-replica-prepared"), backgroundLogger: logger),
                 probe: DatabaseProbe(
                     configuration, interval: .seconds(1), name: "read replica \(name)",
-                    whileDown: "its reads go to the primary", logger: logger),
-                lagGauge: Gauge(label: "feeds_replica_lag_seconds", dimensions: [("replica", name)]))
+                    whileDown: "its reads go to the primary", logger: logger))
         }
         self.pollInterval = pollInterval
         self.routing = Mutex(ReplicaRouting(replicas: configurations.count, maxLag: maxLag))
