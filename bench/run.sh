@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: the release server against the machine's own limits, measured in the same run.
 # Starts the server and nginx as private processes on free ports (PostgreSQL comes from
-# scripts/with-test-postgres.sh), runs each measure and its baseline, prints one table of ratios,
+# scripts/with-test-postgres.sh, the replicated pair from scripts/with-test-replica.sh), runs each measure and its baseline, prints one table of ratios,
 # writes bench/results.json, and stops everything again, even on failure.
 # Usage: bench/run.sh [path/to/feeds]   Env: BENCH_SECONDS (default 10) per measure.
 set -euo pipefail
@@ -9,6 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
 bin=$(realpath "${1:-.build/release/feeds}")
 : "${FEEDS_TEST_DATABASE_URL:?run me under scripts/with-test-postgres.sh}"
+: "${FEEDS_TEST_REPLICATED_DATABASE_URL:?run me under scripts/with-test-replica.sh too}"
 here=$(cd "$(dirname "$0")" && pwd)
 seconds=${BENCH_SECONDS:-10}
 dir=$(mktemp -d /tmp/feeds-bench.XXXXXX)
@@ -273,8 +274,11 @@ echo "== images: resize, cached variant, concurrent resizes"
 echo "== video: probe and poster of a 100 MB 1080p MP4"
 "$here/video.sh" "$bin" "$dir/video.json"
 
+echo "== read replicas: the feed page with reads on a replica, and the replica's lag under creates"
+"$here/replica.sh" "$bin" "$dir/replica.json"
+
 python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
-  --images "$dir/images.json" --video "$dir/video.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
+  --images "$dir/images.json" --video "$dir/video.json" --replica "$dir/replica.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
   --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --view "$dir/view.json" --view-pg "$view_pg" \
   --view-pg-p99 "$view_pg_p99" \
   --suggestions "$dir/suggestions.json" --suggestions-pg "$suggestions_pg" --suggestions-pg-p99 "$suggestions_pg_p99" --fanout "$dir/fanout.json" \
