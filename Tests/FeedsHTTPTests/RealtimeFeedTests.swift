@@ -64,7 +64,10 @@ import Testing
             let (socket, inbox, id) = try await server.connected("alice")
             try await server.watch("user:alice", as: "alice", connectionID: id)
             let activity = try #require(try await server.addActivity(as: "alice", text: "hello")["id"].string)
-            #expect(try await inbox.event()["type"].string == "feeds.activity.added")
+            let added = try await inbox.event()
+            #expect(added["type"].string == "feeds.activity.added")
+            // Stream's Swift SDK decodes `received_at`: the moment the server sent the event.
+            #expect(added["received_at"].int != nil && added["received_at"].int == added["created_at"].int, "\(added)")
             let reactions = "/feeds/activities/\(activity)/reactions"
             #expect(try await server.api(.POST, reactions, as: "bob", json: #"{"type":"like"}"#).status == 201)
             #expect(try await inbox.event()["type"].string == "feeds.activity.reaction.added")

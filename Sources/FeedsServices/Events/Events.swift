@@ -141,10 +141,13 @@ package struct Events<Store: ActivityStore>: Sendable {
         activity.visibility == .public ? nil : activity.user.id
     }
 
-    /// What every event starts with: its type, time and (empty) custom data.
+    /// What every event starts with: its type, time and (empty) custom data. `received_at`, which
+    /// Stream's Swift SDK decodes, is when the server sent it: the same moment.
     static func head(_ json: inout JSONWriter, _ type: String) {
+        let now = Date()
         json.field("type", type)
-        json.field("created_at", Date())
+        json.field("created_at", now)
+        json.field("received_at", now)
         json.emptyObject("custom")
     }
 
