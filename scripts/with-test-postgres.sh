@@ -3,16 +3,8 @@
 # its URL in FEEDS_TEST_DATABASE_URL, stopped and deleted afterwards, even when the command fails.
 set -euo pipefail
 
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -n "$bin" ] || bin=$(dirname "$(command -v initdb)")
-dir=$(mktemp -d /tmp/feeds-test-pg.XXXXXX)
-chmod 755 "$dir"
-as_pg=()
-if [ "$(id -u)" -eq 0 ]; then
-  chown postgres:postgres "$dir"
-  as_pg=(runuser -u postgres --)
-fi
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+source "$(dirname "$0")/private-postgres.sh" feeds-test-pg
+port=$(free_port)
 
 stop() {
   "${as_pg[@]}" "$bin/pg_ctl" stop -D "$dir/data" -m immediate -w >/dev/null 2>&1 || true

@@ -9,16 +9,7 @@
 # Nests with the others: scripts/with-test-postgres.sh scripts/with-test-replica.sh swift test
 set -euo pipefail
 
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -n "$bin" ] || bin=$(dirname "$(command -v initdb)")
-dir=$(mktemp -d /tmp/feeds-test-replica.XXXXXX)
-chmod 755 "$dir"
-as_pg=()
-if [ "$(id -u)" -eq 0 ]; then
-  chown postgres:postgres "$dir"
-  as_pg=(runuser -u postgres --)
-fi
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source "$(dirname "$0")/private-postgres.sh" feeds-test-replica
 primary_port=$(free_port)
 replica_port=$(free_port)
 
