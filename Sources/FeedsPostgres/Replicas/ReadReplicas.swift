@@ -117,14 +117,19 @@ public final class ReadReplicas: Service, ReadRouting {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await ReadRoute.$current.withValue(route) { try await body() } }
                 group.addTask {
-                    // Until the request writes: from then on its reads are the primary's.
-                    while !route.wrote, !self.isDown(route.replica) { try await Task.sleep(for: .milliseconds(50)) }
-                    if route.wrote { try await Task.sleep(for: .seconds(86_400)) }
-                    throw ReplicaWentDown()
+                    // Until the request writes: from then on its reads are the primary's, and
+                    // the watch ends with nothing to say.
+                    while !route.wrote {
+                        if self.isDown(route.replica) { throw ReplicaWentDown() }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    return nil
                 }
                 defer { group.cancelAll() }
-                guard let answer = try await group.next(), let answer else { throw ReplicaWentDown() }
-                return answer
+                while let outcome = try await group.next() {
+                    if let answer = outcome { return answer }
+                }
+                throw ReplicaWentDown()  // unreachable: the read's task always answers or throws
             }
         }
     }
