@@ -23,6 +23,7 @@ package enum Wire {
             commentCount: Int32(clamping: engagement.commentCount),
             comments: [],
             createdAt: WireTime.nanoseconds(activity.createdAt),
+            currentFeed: try activity.currentFeed.map { try feed($0.feed, viewer: $0.viewer) },
             custom: .init(additionalProperties: try FreeForm.containers(activity.custom)),
             deletedAt: activity.deletedAt.map(WireTime.nanoseconds),
             editedAt: activity.editedAt.map(WireTime.nanoseconds),

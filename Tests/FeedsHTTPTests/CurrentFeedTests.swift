@@ -38,4 +38,34 @@ import Testing
             #expect(mine["own_follows"].array.isEmpty, "the feed read carries the reader's own follows")
         }
     }
+
+    /// Off a feed's page, as on Stream: an activity posted to one feed names it; one posted to
+    /// several names none; a feed the reader may not read is never shown.
+    @Test func queryAndGetNameTheOneFeedAnActivityWasPostedTo() async throws {
+        try await TestServer.run { server in
+            try await server.createFeedGroups("room")
+            try await server.createFeed("user:alice", owner: "alice")
+            try await server.createFeed("room:lobby", owner: "alice")
+            let one = try #require(
+                try await server.addActivity(as: "alice", feeds: ["user:alice"], text: "one")["id"].string)
+            let both = try #require(
+                try await server.addActivity(as: "alice", feeds: ["user:alice", "room:lobby"], text: "both")["id"].string)
+
+            let got = try await server.api(.GET, "/feeds/activities/\(one)", as: "bob")
+            let current = got.body["activity"]["current_feed"]
+            #expect(current["feed"].string == "user:alice", "\(got.text)")
+            let capabilities = current["own_capabilities"].array.compactMap(\.string)
+            #expect(capabilities.contains("read-feed") && !capabilities.contains("add-activity"), "\(capabilities)")
+            let several = try await server.api(.GET, "/feeds/activities/\(both)", as: "bob")
+            #expect(several.status == 200 && several.body["activity"]["current_feed"].isNull, "\(several.text)")
+
+            let query = try await server.api(
+                .POST, "/feeds/activities/query", as: "alice", json: #"{"filter":{"user_id":"alice"}}"#)
+            let byID = Dictionary(
+                uniqueKeysWithValues: query.body["activities"].array.compactMap { a in a["id"].string.map { ($0, a) } })
+            #expect(byID[one]?["current_feed"]["feed"].string == "user:alice", "\(query.text)")
+            #expect(byID[one]?["current_feed"]["own_capabilities"].array.compactMap(\.string).contains("add-activity") == true)
+            #expect(byID[both]?["current_feed"].isNull == true, "\(query.text)")
+        }
+    }
 }

@@ -113,9 +113,10 @@ extension FeedsAPIImplementation {
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
         let request = try request
         try DeclaredBounds.commentLimit(input.query.commentLimit)
-        guard let activity = try await store.activity(id: input.path.id, viewer: request.principal, logger: request.logger) else {
+        guard let found = try await store.activity(id: input.path.id, viewer: request.principal, logger: request.logger) else {
             throw FeedsError.notFound("activity \(input.path.id) does not exist")
         }
+        let activity = try await withCurrentFeeds([found], in: nil, request: request)[0]
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 

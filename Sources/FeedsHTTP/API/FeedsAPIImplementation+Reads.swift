@@ -25,7 +25,9 @@ extension FeedsAPIImplementation {
         // A server call naming a user gets that user's own reactions and bookmarks.
         query.ownFieldsOf = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
-        return try await store.queryActivities(query, logger: request.logger)
+        var page = try await store.queryActivities(query, logger: request.logger)
+        page.activities = try await withCurrentFeeds(page.activities, in: nil, request: request)
+        return page
     }
 
     /// Answered by `FeedPageRoutes`, as `queryActivities` is.
@@ -151,17 +153,24 @@ extension FeedsAPIImplementation {
         return view
     }
 
-    /// Each activity's `current_feed`: the feed read (with the reader's own fields), where it was
-    /// posted there; else (a timeline's copy) the first feed it was posted to, read once for the
-    /// page, with the reader's `own_capabilities` there but not their own follows: a timeline's
-    /// copies come from as many feeds as the page has activities, and their follows would make
-    /// the page several times its size. A feed the reader may not read is left out.
-    private func withCurrentFeeds(_ activities: [Activity], in feed: Feed, request: AuthenticatedRequest)
+    /// Each activity's `current_feed`. On a feed's page: the feed read (with the reader's own
+    /// fields), where it was posted there; else (a timeline's copy) the first feed it was posted
+    /// to, read once for the page, with the reader's `own_capabilities` there but not their own
+    /// follows: a timeline's copies come from as many feeds as the page has activities, and their
+    /// follows would make the page several times its size. Off a feed's page (QueryActivities,
+    /// GetActivity), as on Stream, only an activity posted to one feed has one. A feed the reader
+    /// may not read is left out.
+    func withCurrentFeeds(_ activities: [Activity], in feed: Feed?, request: AuthenticatedRequest)
         async throws -> [Activity]
     {
-        let fid = feed.id.description
-        var byID = [fid: feed]
-        let elsewhere = Set(activities.filter { !$0.feeds.contains(fid) }.compactMap(\.feeds.first))
+        let fid = feed?.id.description
+        let current = { (activity: Activity) -> String? in
+            if let fid { return activity.feeds.contains(fid) ? fid : activity.feeds.first }
+            return activity.feeds.count == 1 ? activity.feeds[0] : nil
+        }
+        var byID = [String: Feed]()
+        if let feed, let fid { byID[fid] = feed }
+        let elsewhere = Set(activities.compactMap(current)).subtracting(byID.keys)
         if !elsewhere.isEmpty {
             let found = try await store.feeds(
                 try elsewhere.map { try FeedID($0) }, readableBy: request.principal.userID, logger: request.logger)
@@ -169,8 +178,7 @@ extension FeedsAPIImplementation {
         }
         return activities.map { activity in
             var activity = activity
-            let current = activity.feeds.contains(fid) ? fid : activity.feeds.first
-            activity.currentFeed = current.flatMap { byID[$0] }.map { CurrentFeed(feed: $0, viewer: request.principal) }
+            activity.currentFeed = current(activity).flatMap { byID[$0] }.map { CurrentFeed(feed: $0, viewer: request.principal) }
             return activity
         }
     }

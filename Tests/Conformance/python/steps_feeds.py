@@ -85,3 +85,19 @@ def feed_page_names_each_activitys_current_feed(run):
     current = data.activities[0].current_feed
     expect_equal(current.feed, run.alice_feed, "the feed it is read in")
     assert "add-activity" in current.own_capabilities, current.own_capabilities
+
+
+@step
+def get_and_query_name_an_activitys_one_feed(run):
+    """Off a feed's page, an activity posted to one feed names it as current_feed (Stream's rule)."""
+    added = run.client.feeds.add_activity(
+        type="current-feed-check", feeds=[run.alice_feed], text="current here", user_id=run.alice
+    ).data.activity
+    got = run.client.feeds.get_activity(id=added.id).data
+    check_decoded(got)
+    expect_equal(got.activity.current_feed.feed, run.alice_feed, "GetActivity's current_feed")
+    page = run.client.feeds.query_activities(
+        filter={"user_id": run.alice, "type": "current-feed-check"}, user_id=run.alice
+    ).data
+    check_decoded(page)
+    expect_equal([a.current_feed.feed for a in page.activities], [run.alice_feed], "QueryActivities' current_feed")
