@@ -92,13 +92,7 @@ public final class RealtimeHub: Sendable {
     }
 
     private func revoke(fid: String, of users: (String) -> Bool) {
-        state.withLockedValue { state in
-            for id in state.watchers[fid] ?? [] {
-                guard let watcher = state.clients[id]?.connection.userID, users(watcher) else { continue }
-                state.clients[id]?.watching.remove(fid)
-                state.unwatch(fid, by: id)
-            }
-        }
+        state.withLockedValue { $0.revoke(fid: fid, of: users) }
     }
 
     /// The connection id a stop names to end all of a user's watches of a feed (sent to every node
@@ -114,13 +108,17 @@ public final class RealtimeHub: Sendable {
 
     /// Hands each event to the watchers of its feeds that may see it, once per watcher and feed,
     /// and to those of the watched feeds that follow them (`followers`, one list per event), each
-    /// with its own fid; not twice to a feed the event names itself.
+    /// with its own fid; not twice to a feed the event names itself. The watches an event ends
+    /// (`thenRevoke`) end right after it, so their last event is the one that says why.
     public func deliver(_ events: [FeedEvent], followers: [[String]]) {
         var messages: [(RealtimeConnection, ByteBuffer)] = []
         state.withLockedValue { state in
             for (event, following) in zip(events, followers) {
                 for fid in event.fids { state.address(event, as: fid, into: &messages) }
                 for fid in Set(following).subtracting(event.fids) { state.address(event, as: fid, into: &messages) }
+                for user in event.thenRevoke {
+                    for fid in event.fids { state.revoke(fid: fid) { $0 == user } }
+                }
             }
         }
         send(messages)
@@ -180,6 +178,15 @@ extension RealtimeHub.State {
             if event.hiddenFrom.contains(client.connection.userID) { continue }
             if message == nil { message = TextFrame.make(event.message(for: fid)) }
             messages.append((client.connection, message!))
+        }
+    }
+
+    /// Ends the watches of `fid` by the connections of `users`.
+    package mutating func revoke(fid: String, of users: (String) -> Bool) {
+        for id in watchers[fid] ?? [] {
+            guard let watcher = clients[id]?.connection.userID, users(watcher) else { continue }
+            clients[id]?.watching.remove(fid)
+            unwatch(fid, by: id)
         }
     }
 

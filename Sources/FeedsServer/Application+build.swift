@@ -67,6 +67,7 @@ public func buildApplication(
         deliver: { hub.deliver($0, followers: $1) },
         watched: { hub.watchedFeeds },
         watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
+        revoke: { fid, userID in hub.revoke(fid: fid, userID: userID) },
         gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
     let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in
         try await bus.forwardWatch(connectionID: connectionID, fid: fid, userID: userID, on: on)

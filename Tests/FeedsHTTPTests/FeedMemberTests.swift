@@ -115,7 +115,8 @@ import Testing
     }
 
     /// The feed's watchers hear of members added, changed and removed; a member removed from a
-    /// `members` feed stops hearing its events.
+    /// `members` feed hears of their own removal (Stream's SDKs clear `own_membership` on it),
+    /// then nothing more of the feed.
     @Test func memberChangesReachTheFeedsWatchers() async throws {
         try await TestServer.run { server in
             try await server.createFeedGroups("room")
@@ -141,6 +142,9 @@ import Testing
                 try await members(server, as: "alice", #"{"operation":"remove","members":[{"user_id":"bob"}]}"#).status == 200)
             let removed = try await ownerInbox.event()
             #expect(removed["type"].string == "feeds.feed_member.removed" && removed["member_id"].string == "bob", "\(removed)")
+            var heard: [String] = []
+            while heard.last != "feeds.feed_member.removed" { heard.append(try await bobInbox.event()["type"].string ?? "?") }
+            #expect(heard == ["feeds.feed_member.added", "feeds.feed_member.updated", "feeds.feed_member.removed"], "\(heard)")
             // bob hears nothing of the feed after his removal: the next activity he hears of is elsewhere.
             let post = try await server.api(
                 .POST, "/feeds/activities", as: "alice", json: #"{"type":"post","feeds":["room:club"],"text":"after bob"}"#)

@@ -90,6 +90,37 @@ import Testing
         }
     }
 
+    /// Every event names the watched feed's visibility (`feed_visibility`, which Stream's Swift
+    /// SDK decodes): a timeline's copy names the timeline's, and a changed visibility shows in the
+    /// next event.
+    @Test func eventsNameTheWatchedFeedsVisibility() async throws {
+        try await TestServer.run { server in
+            let (socket, inbox, id) = try await server.connected("alice")
+            try await server.createFeed("user:alice", owner: "alice", visibility: "visible")
+            try await server.createFeed("timeline:alice", owner: "alice", visibility: "private")
+            #expect(try await server.follow("timeline:alice", "user:alice", as: "alice").status == 201)
+            try await server.watch("user:alice", as: "alice", connectionID: id)
+            try await server.watch("timeline:alice", as: "alice", connectionID: id)
+            _ = try await server.addActivity(as: "alice", feeds: ["user:alice"], text: "hi")
+            var seen: [String: String] = [:]
+            while seen.count < 2 {
+                let event = try await inbox.event()
+                guard event["type"].string == "feeds.activity.added" else { continue }
+                seen[event["fid"].string ?? "?"] = event["feed_visibility"].string ?? "none"
+            }
+            #expect(seen == ["user:alice": "visible", "timeline:alice": "private"], "\(seen)")
+
+            let changed = try await server.api(
+                .POST, "/feeds/feed_groups/user/feeds/alice/change_visibility", as: nil, json: #"{"visibility":"public"}"#)
+            #expect(changed.status == 200, "\(changed.text)")
+            var updated = try await inbox.event()
+            while updated["type"].string != "feeds.feed.updated" { updated = try await inbox.event() }
+            #expect(updated["fid"].string == "user:alice", "\(updated)")
+            #expect(updated["feed_visibility"].string == "public", "\(updated)")
+            try await socket.hangUp()
+        }
+    }
+
     @Test func updateFeedRefusesHostileBodiesAndChangesNothing() async throws {
         try await TestServer.run { server in
             try await server.createFeed("user:alice", owner: "alice")

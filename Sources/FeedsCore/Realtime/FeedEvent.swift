@@ -12,25 +12,37 @@ public struct FeedEvent: Sendable, Equatable {
     /// The users whose write or content it carries (an activity's author, the reactor or
     /// commenter): those who blocked them, or whom they blocked, do not get it.
     public var actors: [String]
+    /// Users whose watches of `fids` end once they got it: a member removed from a feed they may
+    /// no longer read still learns so on their own sockets, and nothing after.
+    public var thenRevoke: [String]
     /// Filled as the event is read for delivery: the users blocked either way with an actor.
     public var hiddenFrom: Set<String>
+    /// Filled as the event is read for delivery: each watched feed's visibility, read then, so
+    /// that a watcher's `feed_visibility` is the feed's now, whichever node changed it.
+    public var visibilities: [String: String]
 
     public init(
         fids: [String], onlyFor: String?, toFollowers: Bool = false, payload: [UInt8], actors: [String] = [],
-        hiddenFrom: Set<String> = []
+        thenRevoke: [String] = [], hiddenFrom: Set<String> = [], visibilities: [String: String] = [:]
     ) {
         self.fids = fids
         self.onlyFor = onlyFor
         self.toFollowers = toFollowers
         self.payload = payload
         self.actors = actors
+        self.thenRevoke = thenRevoke
         self.hiddenFrom = hiddenFrom
+        self.visibilities = visibilities
     }
 
-    /// The event as a watcher of `fid` gets it.
+    /// The event as a watcher of `fid` gets it, with the feed's `feed_visibility` when known.
     public func message(for fid: String) -> [UInt8] {
         var message = Array(#"{"fid":"#.utf8)
         message += Array(JSONValue.string(fid).text.utf8)
+        if let visibility = visibilities[fid] {
+            message += Array(#","feed_visibility":"#.utf8)
+            message += Array(JSONValue.string(visibility).text.utf8)
+        }
         if payload.count > 2 { message.append(UInt8(ascii: ",")) }
         message += payload.dropFirst()
         return message

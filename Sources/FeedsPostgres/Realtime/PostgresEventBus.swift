@@ -46,6 +46,7 @@ public final class PostgresEventBus: EventPublisher, Service {
         var deliver: @Sendable (_ events: [FeedEvent], _ followers: [[String]]) async -> Void
         var watched: @Sendable () -> [String]
         var watch: @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void
+        var revoke: @Sendable (_ fid: String, _ userID: String) -> Void
         var gap: @Sendable () async -> Void
     }
 
@@ -61,27 +62,40 @@ public final class PostgresEventBus: EventPublisher, Service {
 
     /// Where this node's listener hands what it receives; set before `run`. `deliver` gets each
     /// event with the feeds watched on this node (`watched`) that follow its feeds, for the events
-    /// that go to followers too (`FeedEvent.toFollowers`).
+    /// that go to followers too (`FeedEvent.toFollowers`). `revoke` ends this node's watches an
+    /// event could not carry (`FeedEvent.thenRevoke`) when it cannot be published.
     public func onReceive(
         deliver: @escaping @Sendable (_ events: [FeedEvent], _ followers: [[String]]) async -> Void,
         watched: @escaping @Sendable () -> [String],
         watch: @escaping @Sendable (_ connectionID: String, _ fid: String, _ userID: String, _ on: Bool) async -> Void,
+        revoke: @escaping @Sendable (_ fid: String, _ userID: String) -> Void,
         gap: @escaping @Sendable () async -> Void
     ) {
-        handlers.withLockedValue { $0 = Handlers(deliver: deliver, watched: watched, watch: watch, gap: gap) }
+        handlers.withLockedValue {
+            $0 = Handlers(deliver: deliver, watched: watched, watch: watch, revoke: revoke, gap: gap)
+        }
     }
 
     public func publish(_ events: [FeedEvent]) {
         guard !events.isEmpty else { return }
-        let start = state.withLockedValue { queue -> Bool in
+        let (start, dropped) = state.withLockedValue { queue -> (Bool, ArraySlice<FeedEvent>) in
             let room = max(0, Self.queueLimit - queue.events.count)
             queue.events += events.prefix(room)
             queue.dropped += events.count - min(room, events.count)
-            guard !queue.flushing else { return false }
+            guard !queue.flushing else { return (false, events.dropFirst(room)) }
             queue.flushing = true
-            return true
+            return (true, events.dropFirst(room))
         }
+        revokeHere(dropped)
         if start { Task { await flush() } }
+    }
+
+    /// The watches that events not published would have ended, ended on this node at least.
+    private func revokeHere(_ events: some Collection<FeedEvent>) {
+        guard let revoke = handlers.withLockedValue({ $0?.revoke }) else { return }
+        for event in events {
+            for user in event.thenRevoke { for fid in event.fids { revoke(fid, user) } }
+        }
     }
 
     /// Asks the node holding `connectionID` to start (or stop) sending it `fid`'s events.
@@ -108,13 +122,15 @@ public final class PostgresEventBus: EventPublisher, Service {
                 try await client.query(
                     """
                     WITH e AS (
-                        INSERT INTO realtime_events (fids, only_for, to_followers, payload, actors)
-                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p, ARRAY(SELECT jsonb_array_elements_text(x.a::jsonb))
+                        INSERT INTO realtime_events (fids, only_for, to_followers, payload, actors, then_revoke)
+                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p, ARRAY(SELECT jsonb_array_elements_text(x.a::jsonb)),
+                            ARRAY(SELECT jsonb_array_elements_text(x.r::jsonb))
                         FROM unnest(\(batch.map { $0.fids.joined(separator: " ") })::text[], \(batch.map { $0.onlyFor ?? "" })::text[],
                                     \(batch.map(\.toFollowers))::boolean[],
                                     \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[],
-                                    \(batch.map { JSONValue.array($0.actors.map(JSONValue.string)).text })::text[])
-                            WITH ORDINALITY AS x(f, o, t, p, a, n)
+                                    \(batch.map { JSONValue.array($0.actors.map(JSONValue.string)).text })::text[],
+                                    \(batch.map { JSONValue.array($0.thenRevoke.map(JSONValue.string)).text })::text[])
+                            WITH ORDINALITY AS x(f, o, t, p, a, r, n)
                         ORDER BY x.n
                         RETURNING id
                     )
@@ -122,6 +138,7 @@ public final class PostgresEventBus: EventPublisher, Service {
                     """, logger: logger)
             } catch {
                 logger.error("real-time events not published", metadata: ["events": "\(batch.count)", "error": "\(error)"])
+                revokeHere(batch)
             }
         }
     }
@@ -197,39 +214,54 @@ public final class PostgresEventBus: EventPublisher, Service {
 
     /// Reads events once for this node, and delivers them. For an event of a public activity the
     /// same statement finds which of the feeds watched here follow its feeds (accepted follows),
-    /// so a timeline's watchers get it too; a node with no watchers looks up nothing.
+    /// so a timeline's watchers get it too; a node with no watchers looks up nothing. It reads
+    /// the watched feeds' visibilities too (`feed_visibility`).
     private func read(_ ids: [Int64]) async {
         guard let handlers = handlers.withLockedValue({ $0 }) else { return }
         do {
             let rows = try await client.query(
                 """
-                SELECT e.fids, e.only_for, e.to_followers, e.payload,
-                    CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
-                        SELECT DISTINCT w.source_fid FROM follows w
-                        WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
-                    ) ELSE '{}' END,
+                SELECT e.fids, e.only_for, e.to_followers, e.payload, e.then_revoke, f.following,
                     CASE WHEN cardinality(e.actors) > 0 THEN ARRAY(
                         SELECT ub.blocked_user_id FROM user_blocks ub WHERE ub.user_id = ANY(e.actors)
                         UNION SELECT ub.user_id FROM user_blocks ub WHERE ub.blocked_user_id = ANY(e.actors)
-                    ) ELSE '{}' END
-                FROM realtime_events e, (SELECT \(handlers.watched())::text[] AS fids) here
+                    ) ELSE '{}' END,
+                    ARRAY(
+                        SELECT rf.fid || ' ' || rf.visibility FROM feeds rf
+                        WHERE rf.fid = ANY(e.fids || f.following) AND rf.fid = ANY(here.fids)
+                    )
+                FROM realtime_events e, (SELECT \(handlers.watched())::text[] AS fids) here,
+                    LATERAL (SELECT CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
+                        SELECT DISTINCT w.source_fid FROM follows w
+                        WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
+                    ) ELSE '{}'::text[] END AS following) f
                 WHERE e.id = ANY(\(ids)) ORDER BY e.id
                 """, logger: logger)
             var events: [FeedEvent] = []
             var followers: [[String]] = []
-            for try await (fids, onlyFor, toFollowers, payload, following, hidden) in rows.decode(
-                ([String], String?, Bool, String, [String], [String]).self)
+            for try await (fids, onlyFor, toFollowers, payload, thenRevoke, following, hidden, visible) in rows.decode(
+                ([String], String?, Bool, String, [String], [String], [String], [String]).self)
             {
                 events.append(
                     FeedEvent(
                         fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8),
-                        hiddenFrom: Set(hidden)))
+                        thenRevoke: thenRevoke, hiddenFrom: Set(hidden), visibilities: Self.visibilities(visible)))
                 followers.append(following)
             }
             await handlers.deliver(events, followers)
         } catch {
             logger.error("cannot read real-time events", metadata: ["events": "\(ids.count)", "error": "\(error)"])
         }
+    }
+
+    /// `fid visibility` pairs as a map (a fid holds no space).
+    private static func visibilities(_ pairs: [String]) -> [String: String] {
+        var map: [String: String] = [:]
+        for pair in pairs {
+            guard let space = pair.lastIndex(of: " ") else { continue }
+            map[String(pair[..<space])] = String(pair[pair.index(after: space)...])
+        }
+        return map
     }
 
     private func watch(_ payload: String) async {

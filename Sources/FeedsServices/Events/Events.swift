@@ -110,14 +110,17 @@ package struct Events<Store: ActivityStore>: Sendable {
         realtime.publish(FeedEvent(fids: [feed.description], onlyFor: nil, payload: json.bytes))
     }
 
-    /// A member removed, by id (FeedMemberRemovedEvent).
-    package func memberRemoved(_ userID: String, from feed: FeedID) {
+    /// A member removed, by id (FeedMemberRemovedEvent). With `endingTheirWatch`, their own
+    /// watches of the feed end once it reached them: they may no longer read it.
+    package func memberRemoved(_ userID: String, from feed: FeedID, endingTheirWatch: Bool) {
         var json = JSONWriter(capacity: 256)
         json.object { json in
             Self.head(&json, "feeds.feed_member.removed")
             json.field("member_id", userID)
         }
-        realtime.publish(FeedEvent(fids: [feed.description], onlyFor: nil, payload: json.bytes))
+        realtime.publish(
+            FeedEvent(
+                fids: [feed.description], onlyFor: nil, payload: json.bytes, thenRevoke: endingTheirWatch ? [userID] : []))
     }
 
     /// A feed deleted: its watchers learn it, with no feed object (Stream's FeedDeletedEvent).

@@ -3,7 +3,8 @@ import Logging
 
 /// Feed members changed (UpdateFeedMembers, GetOrCreateFeed's first members, an invite's
 /// answer): the feed's watchers get `feeds.feed_member.added`, `.updated` and `.removed`, and a
-/// member removed stops watching a feed they may no longer read.
+/// member removed stops watching a feed they may no longer read, once their `.removed` reached
+/// them (it travels with the event: `FeedEvent.thenRevoke`).
 package struct Members<Store: ActivityStore>: Sendable {
     let members: any MemberStore
     let store: Store
@@ -20,11 +21,11 @@ package struct Members<Store: ActivityStore>: Sendable {
         for member in change.added { events.member("feeds.feed_member.added", member, in: feed) }
         for member in change.updated { events.member("feeds.feed_member.updated", member, in: feed) }
         guard !change.removedIDs.isEmpty else { return change }
-        for id in change.removedIDs { events.memberRemoved(id, from: feed) }
-        if let read = try await store.feeds([feed], readableBy: nil, logger: logger).first {
-            for id in change.removedIDs where try await !store.mayRead(read, userID: id, logger: logger) {
-                try await events.realtime.revoke(feed.description, from: id)
-            }
+        let read = try await store.feeds([feed], readableBy: nil, logger: logger).first
+        for id in change.removedIDs {
+            var mayRead = false
+            if let read { mayRead = try await store.mayRead(read, userID: id, logger: logger) }
+            events.memberRemoved(id, from: feed, endingTheirWatch: !mayRead)
         }
         return change
     }
