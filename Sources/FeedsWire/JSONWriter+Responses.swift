@@ -19,7 +19,7 @@ extension JSONWriter {
             json.constantFields(
                 """
                 "collections":{},"comments":[],"filter_tags":[],"hidden":false,"interest_tags":[],"mentioned_users":[],\
-                "popularity":0,"preview":false,"score":0,"search_data":{},"share_count":0
+                "popularity":0,"score":0,"search_data":{},"share_count":0
                 """)
             json.key("attachments")
             json.array(activity.attachments) { $0.attachment(urls.wire($1)) }
@@ -56,6 +56,7 @@ extension JSONWriter {
                 json.key("poll")
                 json.raw(bytes)
             }
+            json.field("preview", activity.preview)
             json.field("reaction_count", engagement.reactionCount)
             json.key("reaction_groups")
             json.object { json in

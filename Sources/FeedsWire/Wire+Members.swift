@@ -10,10 +10,26 @@ extension Wire {
             custom: .init(additionalProperties: try FreeForm.containers(member.custom)),
             inviteAcceptedAt: member.inviteAcceptedAt.map(WireTime.nanoseconds),
             inviteRejectedAt: member.inviteRejectedAt.map(WireTime.nanoseconds),
+            membershipLevel: try member.membershipLevel.map(membershipLevel),
             role: member.role,
             status: .init(rawValue: member.status.rawValue) ?? .member,
             updatedAt: WireTime.nanoseconds(member.updatedAt),
             user: try user(member.user))
+    }
+}
+
+extension Wire {
+    /// A membership level as Stream's `MembershipLevelResponse` shows it.
+    package static func membershipLevel(_ level: MembershipLevel) throws -> Components.Schemas.MembershipLevelResponse {
+        Components.Schemas.MembershipLevelResponse(
+            createdAt: WireTime.nanoseconds(level.createdAt),
+            custom: .init(additionalProperties: try FreeForm.containers(level.custom)),
+            description: level.description,
+            id: level.id,
+            name: level.name,
+            priority: Int32(clamping: level.priority),
+            tags: level.tags,
+            updatedAt: WireTime.nanoseconds(level.updatedAt))
     }
 }
 

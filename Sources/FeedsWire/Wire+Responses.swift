@@ -40,7 +40,7 @@ package enum Wire {
             ownReactions: try engagement.ownReactions.map(reaction),
             poll: try activity.poll.map(poll),
             popularity: 0,
-            preview: false,
+            preview: activity.preview,
             reactionCount: Int32(clamping: engagement.reactionCount),
             reactionGroups: .init(additionalProperties: engagement.reactionGroups.mapValues(reactionGroup)),
             restrictReplies: .init(rawValue: activity.restrictReplies) ?? .everyone,

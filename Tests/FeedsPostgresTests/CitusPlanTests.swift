@@ -49,6 +49,7 @@ import Testing
         "cdn_objects": .reference,
         "feed_groups": .reference,
         "feed_views": .reference,
+        "membership_levels": .reference,
         "app_settings": .reference,
         "app_settings_audit": .reference,
         "admin_sessions": .reference,

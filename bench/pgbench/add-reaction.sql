@@ -11,12 +11,17 @@ WITH new_user AS (
     SELECT id, name, image, role, language, teams, custom::text, created_at, updated_at FROM new_user UNION ALL SELECT id, name, image, role, language, teams, custom::text, created_at, updated_at FROM users WHERE id = 'loadtest-' || :u::text
 ), target AS (
     SELECT a.id FROM activities a
-    WHERE a.id = (SELECT id FROM bench_reaction_targets WHERE n = :n) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND ('loadtest-' || :u::text::text IS NULL OR (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
+    WHERE a.id = (SELECT id FROM bench_reaction_targets WHERE n = :n) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND ('loadtest-' || :u::text::text IS NULL OR (a.user_id = 'loadtest-' || :u::text OR ((a.visibility = 'public' OR (a.visibility = 'tag'
+    AND (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
+    WHERE tm.fid = ANY(a.feeds) AND tm.user_id = 'loadtest-' || :u::text AND tm.status = 'member'
+    AND a.visibility_tag = ANY(tl.tags))
+OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(a.feeds) AND tf.created_by = 'loadtest-' || :u::text)))) AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'loadtest-' || :u::text AND ub.blocked_user_id = a.user_id)
-        OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'loadtest-' || :u::text)))))
+    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member'))))
+    AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'loadtest-' || :u::text AND ub.blocked_user_id = a.user_id)
+    OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'loadtest-' || :u::text)))))
 ), room AS (
     SELECT target.id FROM target
     WHERE false OR EXISTS (SELECT 1 FROM activity_reactions r WHERE r.activity_id = target.id AND r.user_id = 'loadtest-' || :u::text AND r.type = (ARRAY['like','heart','wow','fire'])[:t])
@@ -62,9 +67,14 @@ CASE WHEN a.bookmark_count > 0 THEN (
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
 )::text END,
-(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility = 'public' AND EXISTS (
+(a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
+    WHERE tm.fid = ANY(a.feeds) AND tm.user_id = 'loadtest-' || :u::text AND tm.status = 'member'
+    AND a.visibility_tag = ANY(tl.tags))
+OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(a.feeds) AND tf.created_by = 'loadtest-' || :u::text))),
+(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member')))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'loadtest-' || :u::text AND ub.blocked_user_id = a.user_id)
-        OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'loadtest-' || :u::text)))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;
+    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'loadtest-' || :u::text AND rm.status = 'member'))))
+    AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'loadtest-' || :u::text AND ub.blocked_user_id = a.user_id)
+    OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'loadtest-' || :u::text)))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;

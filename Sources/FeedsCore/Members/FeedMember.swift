@@ -16,14 +16,17 @@ public struct FeedMember: Sendable, Hashable {
     public var updatedAt: Date
     public var inviteAcceptedAt: Date?
     public var inviteRejectedAt: Date?
+    /// The level they hold (`MembershipLevel`), if any.
+    public var membershipLevel: MembershipLevel?
 
     public init(
         feed: FeedID, user: User, role: String, status: Status, custom: JSONObject, createdAt: Date, updatedAt: Date,
-        inviteAcceptedAt: Date?, inviteRejectedAt: Date?
+        inviteAcceptedAt: Date?, inviteRejectedAt: Date?, membershipLevel: MembershipLevel? = nil
     ) {
         (self.feed, self.user, self.role, self.status, self.custom) = (feed, user, role, status, custom)
         (self.createdAt, self.updatedAt, self.inviteAcceptedAt, self.inviteRejectedAt) =
             (createdAt, updatedAt, inviteAcceptedAt, inviteRejectedAt)
+        self.membershipLevel = membershipLevel
     }
 
     /// Stream's role for a member no role was given.
@@ -31,14 +34,24 @@ public struct FeedMember: Sendable, Hashable {
 }
 
 /// One member of UpdateFeedMembers, checked: a user id, a role (letters, digits, `_`, `-`), custom
-/// data, and whether they are invited (pending) rather than added.
+/// data, whether they are invited (pending) rather than added, and the membership level to give
+/// them (an id; empty takes theirs away; nil leaves it).
 public struct FeedMemberInput: Sendable, Equatable {
     public var userID: String
     public var role: String?
     public var custom: JSONObject?
     public var invite: Bool
+    public var membershipLevel: String?
 
-    public init(userID: String, role: String?, custom: JSONObject?, invite: Bool, field: String) throws(FeedsError) {
+    public init(
+        userID: String, role: String?, custom: JSONObject?, invite: Bool, membershipLevel: String? = nil, field: String
+    ) throws(FeedsError) {
+        if let membershipLevel, !membershipLevel.isEmpty {
+            do { try MembershipLevelChange.checkID(membershipLevel) } catch {
+                throw .input(error.message, field: field + "membership_level")
+            }
+        }
+        self.membershipLevel = membershipLevel
         guard (1...255).contains(userID.utf8.count) else {
             throw .input("user_id is 1 to 255 characters", field: field + "user_id")
         }

@@ -48,6 +48,9 @@ public struct Activity: Sendable, Hashable {
     /// On a feed page, the feed it is read in (a timeline's copy: the feed it was posted to), with
     /// whom its `own_capabilities` are for.
     public var currentFeed: CurrentFeed?
+    /// Whether this is only the preview of a tagged activity the reader's membership level does
+    /// not give (Stream's `preview`): its frame (who, where, when, its counts), not its content.
+    public private(set) var preview = false
 
     public init(
         id: String, type: String, user: User, text: String?, feeds: [String], visibility: Visibility,
@@ -84,5 +87,19 @@ extension Activity {
             id: id, type: type, user: user, text: nil, feeds: [], visibility: visibility, visibilityTag: nil,
             restrictReplies: restrictReplies, custom: [:], attachments: [], createdAt: createdAt, updatedAt: updatedAt,
             editedAt: editedAt, deletedAt: deletedAt)
+    }
+}
+
+extension Activity {
+    /// Leaves of the activity what a preview shows: its content (text, attachments, custom data,
+    /// poll) and its latest reactions go; its counts stay.
+    public mutating func previewed() {
+        preview = true
+        text = nil
+        attachments = []
+        custom = [:]
+        pollID = nil
+        poll = nil
+        engagement.latestReactions = []
     }
 }

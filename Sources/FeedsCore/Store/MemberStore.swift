@@ -13,4 +13,15 @@ public protocol MemberStore: Sendable {
 
     /// A page of the feed's members (the caller checked that the reader may read the feed).
     func queryMembers(_ query: MemberQuery, logger: Logger) async throws -> MemberPage
+
+    /// A new membership level (`change.name` required); 409 when the id is taken.
+    func createLevel(_ id: String, _ change: MembershipLevelChange, logger: Logger) async throws -> MembershipLevel
+
+    /// Changes the fields `change` gives; 404 when there is no such level.
+    func updateLevel(_ id: String, _ change: MembershipLevelChange, logger: Logger) async throws -> MembershipLevel
+
+    /// Deletes a level: its members hold none. 404 when there is no such level.
+    func deleteLevel(_ id: String, logger: Logger) async throws
+
+    func queryLevels(_ query: MembershipLevelQuery, logger: Logger) async throws -> MembershipLevelPage
 }

@@ -60,7 +60,7 @@ extension FeedsAPIImplementation {
             name: body.data?.name, description: body.data?.description, custom: try body.data?.custom.map { try recode($0) }
         ).checked(field: "data.")
         // A new feed's first members come with it (checked before anything is written).
-        let firstMembers = try Self.memberInputs(body.data?.members ?? [], field: "data.members")
+        let firstMembers = try Self.memberInputs(body.data?.members ?? [], field: "data.members", principal: request.principal)
         var (feed, created) = try await store.getOrCreateFeed(
             feedID, creatorID: creator, by: request.principal, visibility: visibility, details: details, logger: request.logger)
         // Watches left from a deleted feed of the same id end: this one may be read by others.

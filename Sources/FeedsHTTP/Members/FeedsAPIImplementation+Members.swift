@@ -21,7 +21,8 @@ extension FeedsAPIImplementation {
             throw FeedsError.input("\(operation.rawValue) names at least one member", field: "members")
         }
         let change = try await members.update(
-            feed, operation, try Self.memberInputs(given), principal: request.principal, logger: request.logger)
+            feed, operation, try Self.memberInputs(given, principal: request.principal), principal: request.principal,
+            logger: request.logger)
         return .ok(
             .init(
                 body: .json(
@@ -83,18 +84,19 @@ extension FeedsAPIImplementation {
         return feed
     }
 
-    /// UpdateFeedMembers' (and GetOrCreateFeed's `data.members`) members, checked.
-    static func memberInputs(_ given: [Components.Schemas.FeedMemberRequest], field: String = "members") throws
-        -> [FeedMemberInput]
-    {
+    /// UpdateFeedMembers' (and GetOrCreateFeed's `data.members`) members, checked. Membership
+    /// levels are given by the server only: they are what a member paid for.
+    static func memberInputs(
+        _ given: [Components.Schemas.FeedMemberRequest], field: String = "members", principal: Principal
+    ) throws -> [FeedMemberInput] {
         try given.enumerated().map { index, member in
             let prefix = "\(field)[\(index)]."
-            if member.membershipLevel != nil {
-                throw FeedsError.input("membership levels are not supported by this server", field: prefix + "membership_level")
+            if member.membershipLevel != nil, principal.userID != nil {
+                throw FeedsError.notAllowed("membership levels are given server-side (\(prefix)membership_level)")
             }
             return try FeedMemberInput(
                 userID: member.userId, role: member.role, custom: try member.custom.map { try recode($0) },
-                invite: member.invite ?? false, field: prefix)
+                invite: member.invite ?? false, membershipLevel: member.membershipLevel, field: prefix)
         }
     }
 }

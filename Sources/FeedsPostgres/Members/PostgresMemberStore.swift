@@ -34,6 +34,7 @@ public struct PostgresMemberStore: MemberStore {
                     "DELETE FROM feed_members WHERE fid = \(feed.description) AND user_id = ANY(\(removed))", logger: logger)
             }
             guard operation != .remove, !inputs.isEmpty else { return MemberChange(added: [], updated: [], removedIDs: removed) }
+            try await Self.checkLevels(inputs, on: connection, logger: logger)
             try await connection.query(
                 "INSERT INTO users (id) SELECT unnest(\(inputs.map(\.userID))::text[]) ORDER BY 1 ON CONFLICT (id) DO NOTHING",
                 logger: logger)
@@ -42,12 +43,14 @@ public struct PostgresMemberStore: MemberStore {
                 let status = input.invite ? (existing[input.userID]?.status == .member ? "member" : "pending") : "member"
                 try await connection.query(
                     """
-                    INSERT INTO feed_members (fid, user_id, role, status, custom)
+                    INSERT INTO feed_members (fid, user_id, role, status, custom, membership_level)
                     VALUES (\(feed.description), \(input.userID), \(input.role ?? FeedMember.defaultRole), \(status),
-                        \(JSONText.encode(input.custom ?? [:]))::jsonb)
+                        \(JSONText.encode(input.custom ?? [:]))::jsonb, NULLIF(\(input.membershipLevel), ''))
                     ON CONFLICT (fid, user_id) DO UPDATE SET
                         role = COALESCE(\(input.role), feed_members.role), status = EXCLUDED.status,
                         custom = CASE WHEN \(input.custom != nil) THEN EXCLUDED.custom ELSE feed_members.custom END,
+                        membership_level = CASE WHEN \(input.membershipLevel != nil) THEN EXCLUDED.membership_level
+                            ELSE feed_members.membership_level END,
                         updated_at = now()
                     """,
                     logger: logger)
@@ -100,8 +103,21 @@ public struct PostgresMemberStore: MemberStore {
 
     static let columns = """
         m.role, m.status, m.custom::text, m.created_at, m.updated_at, m.invite_accepted_at, m.invite_rejected_at,
-        \(UserRow.columns(alias: "u"))
+        \(LevelJSON.ofMember), \(UserRow.columns(alias: "u"))
         """
+
+    /// The levels the inputs give must exist: a 400 names the first that does not.
+    static func checkLevels(_ inputs: [FeedMemberInput], on connection: PostgresConnection, logger: Logger) async throws {
+        let asked = Set(inputs.compactMap(\.membershipLevel).filter { !$0.isEmpty })
+        guard !asked.isEmpty else { return }
+        var found = Set<String>()
+        let rows = try await connection.query(
+            "SELECT id FROM membership_levels WHERE id = ANY(\(Array(asked)))", logger: logger)
+        for try await id in rows.decode(String.self) { found.insert(id) }
+        if let missing = asked.subtracting(found).sorted().first {
+            throw FeedsError.input("membership level \(missing) does not exist", field: "members.membership_level")
+        }
+    }
 
     /// The feed's members (those of `users` only, when given), oldest membership first.
     static func members(of feed: FeedID, users: [String]?, on connection: PostgresConnection, logger: Logger) async throws
@@ -132,8 +148,10 @@ public struct PostgresMemberStore: MemberStore {
         let custom = try JSONText.object(try columns.next())
         let created: Date = try columns.next(), updated: Date = try columns.next()
         let accepted: Date? = try columns.next(), rejected: Date? = try columns.next()
+        let level = try (try columns.next() as String?).map(LevelJSON.level)
         return FeedMember(
             feed: feed, user: try UserRow.user(&columns), role: role, status: FeedMember.Status(rawValue: status) ?? .member,
-            custom: custom, createdAt: created, updatedAt: updated, inviteAcceptedAt: accepted, inviteRejectedAt: rejected)
+            custom: custom, createdAt: created, updatedAt: updated, inviteAcceptedAt: accepted, inviteRejectedAt: rejected,
+            membershipLevel: level)
     }
 }

@@ -15,7 +15,7 @@ extension PostgresActivityStore {
         // The reader's own reactions and bookmarks: bound first, so every shape numbers it $1.
         let own = try query.ownFieldsOf.map { try bind($0) }
         let viewer = try query.viewer.userID.map { try bind($0) }
-        let select = "SELECT \(ActivityRow.columns(own: own)) FROM "
+        let select = "SELECT \(ActivityRow.columns(own: own, viewer: viewer)) FROM "
         let order = query.cursor?.direction == .newer ? "ASC" : "DESC"
 
         if let feeds = query.feeds, feeds.count == 1 {
@@ -84,14 +84,14 @@ extension PostgresActivityStore {
         return nil
     }
 
-    /// The conditions every shape puts on the activity `a`: not deleted, readable by the viewer,
+    /// The conditions every shape puts on the activity `a`: not deleted, listed to the viewer,
     /// the query's filters, and the cursor on the walk's `key`.
     static func conditions(
         _ query: ActivityQuery, viewer: String?, key: (time: String, id: String), _ bind: inout SQLBinds
     ) throws -> String {
         var sql = " AND \(ActivityLive.predicate("a"))"
         if let ids = query.ids { sql += " AND a.id = ANY(\(try bind(ids)))" }
-        if let viewer { sql += " AND \(ActivityReadable.predicate(activity: "a", user: viewer))" }
+        if let viewer { sql += " AND \(ActivityReadable.listed(activity: "a", user: viewer))" }
         if let users = query.userIDs {
             // One user is `=`, so that the user index gives the order; `ANY` of one would not.
             sql += users.count == 1 ? " AND a.user_id = \(try bind(users[0]))" : " AND a.user_id = ANY(\(try bind(users)))"

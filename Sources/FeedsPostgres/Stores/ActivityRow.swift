@@ -6,9 +6,10 @@ import PostgresNIO
 enum ActivityRow {
     /// `a` is the activity, `u` its user. Attachments of deleted objects are left out; each comes
     /// as `{"p": payload, "k": object key or null}`. Then its engagement (`EngagementColumns`,
-    /// with the own fields of the user whose id is the SQL `own`). The last column is the exact
-    /// microsecond timestamp for cursors.
-    static func columns(own: String?) -> String {
+    /// with the own fields of the user whose id is the SQL `own`). Then whether the row is only the
+    /// preview of a tagged activity for the reader whose id is the SQL `viewer`
+    /// (`TagReadable.preview`). The last column is the exact microsecond timestamp for cursors.
+    static func columns(own: String?, viewer: String? = nil) -> String {
         """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
         a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
@@ -19,6 +20,7 @@ enum ActivityRow {
         ), '[]')::text,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
         \(EngagementColumns.sql(own: own)),
+        \(TagReadable.preview(activity: "a", user: viewer)),
         (extract(epoch FROM a.created_at) * 1000000)::bigint
         """
     }
@@ -62,6 +64,7 @@ enum ActivityRow {
             expiresAt: expiresAt
         )
         activity.pollID = pollID
+        if try columns.next() as Bool { activity.previewed() }
         return Decoded(activity: activity, micros: try columns.next())
     }
 }

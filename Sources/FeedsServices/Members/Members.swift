@@ -14,6 +14,9 @@ package struct Members<Store: ActivityStore>: Sendable {
         (self.members, self.store, self.events) = (members, store, events)
     }
 
+    /// Membership levels: kept with members, and changed with no event (they are the app's).
+    package var levels: any MemberStore { members }
+
     package func update(
         _ feed: FeedID, _ operation: MemberOperation, _ inputs: [FeedMemberInput], principal: Principal, logger: Logger
     ) async throws -> MemberChange {

@@ -1,9 +1,11 @@
 """Steps: feed members as Stream's apps manage them: update_feed_members (upsert with an invite,
-remove), the invitee's answer, query_feed_members, and the members a feed read lists."""
+remove), the invitee's answer, query_feed_members, the members a feed read lists, and membership
+levels with the tagged activities they give."""
 
-from getstream.models import FeedInput, FeedMemberRequest
+from getstream import Stream
+from getstream.models import FeedInput, FeedMemberRequest, SortParamRequest
 
-from support import check_decoded, expect_api_error, expect_equal, step
+from support import check_decoded, expect_api_error, expect_equal, near_now, step
 
 
 @step
@@ -59,3 +61,50 @@ def member_invite_rejected(run):
     check_decoded(rejected)
     expect_equal((rejected.member.user.id, rejected.member.status), (dave, "rejected"), "the invite rejected")
     assert rejected.member.invite_rejected_at is not None, "invite_rejected_at of a rejected invite"
+
+
+@step
+def membership_levels_give_tagged_activities(run):
+    """Stream's docs' Patreon case: a level's members read the tagged post, other readers a preview."""
+    premium = f"premium{run.suffix}"
+    made = run.client.feeds.create_membership_level(
+        id=premium, name="Premium", priority=100, tags=[premium], custom={"creator_id": run.alice}
+    ).data
+    check_decoded(made)
+    expect_equal((made.membership_level.id, made.membership_level.tags), (premium, [premium]), "the level made")
+    near_now(made.membership_level.created_at, "a level's created_at")
+    queried = run.client.feeds.query_membership_levels(
+        filter={"id": {"$in": [premium]}}, sort=[SortParamRequest(field="priority", direction=-1)]
+    ).data
+    check_decoded(queried)
+    expect_equal([level.id for level in queried.membership_levels], [premium], "the levels queried")
+    updated = run.client.feeds.update_membership_level(premium, name="Gold").data
+    check_decoded(updated)
+    expect_equal((updated.membership_level.name, updated.membership_level.priority), ("Gold", 100), "the level updated")
+
+    changed = run.client.feeds.update_feed_members(
+        "user", run.alice, operation="upsert", members=[FeedMemberRequest(user_id=run.bob, membership_level=premium)]
+    ).data
+    check_decoded(changed)
+    bob = [m for m in changed.added + changed.updated if m.user.id == run.bob][0]
+    expect_equal(bob.membership_level.id, premium, "the member's level")
+    post = run.client.feeds.add_activity(
+        type="post", feeds=[run.alice_feed], text="premium only", visibility="tag", visibility_tag=premium,
+        user_id=run.alice,
+    ).data.activity
+
+    def as_user(user):
+        return Stream(api_key=run.api_key, token=run.client.create_token(user), base_url=run.base_url).feeds
+
+    full = as_user(run.bob).get_activity(id=post.id).data
+    check_decoded(full)
+    expect_equal((full.activity.preview, full.activity.text), (False, "premium only"), "the member's read")
+    carol = run.alice.replace("alice", "carol")
+    preview = as_user(carol).get_activity(id=post.id).data
+    check_decoded(preview)
+    expect_equal((preview.activity.preview, preview.activity.text), (True, None), "another reader's preview")
+
+    deleted = run.client.feeds.delete_membership_level(premium).data
+    check_decoded(deleted)
+    expect_equal(as_user(run.bob).get_activity(id=post.id).data.activity.preview, True, "the read once the level is gone")
+    expect_api_error(lambda: run.client.feeds.delete_membership_level(premium), 404, 16)
