@@ -171,4 +171,38 @@ import Testing
             #expect(members.body["members"][0]["membership_level"].isNull, "\(members.text)")
         }
     }
+
+    /// A tagged activity reaches its followers' timelines as a public one does; each follower reads
+    /// it there as on its feed, in full or as a preview.
+    @Test func aTaggedActivityReachesTimelinesAsEachReaderMayReadIt() async throws {
+        try await TestServer.run { server in
+            #expect(try await create(server, #"{"id":"premium","name":"Premium","tags":["premium"]}"#).status == 201)
+            try await server.createFeed("user:alice", owner: "alice", visibility: "visible")
+            let given = try await server.api(
+                .PATCH, "/feeds/feed_groups/user/feeds/alice/members", as: nil,
+                json: #"{"operation":"upsert","members":[{"user_id":"bob","membership_level":"premium"}]}"#)
+            #expect(given.status == 200, "\(given.text)")
+            for user in ["bob", "carol"] {
+                try await server.createFeed("timeline:\(user)", owner: user)
+                #expect(try await server.follow("timeline:\(user)", "user:alice", as: user).status == 201)
+            }
+            let early = try await server.api(
+                .POST, "/feeds/activities", as: "alice",
+                json: #"{"type":"post","feeds":["user:alice"],"text":"early","visibility":"tag","visibility_tag":"premium"}"#)
+            #expect(early.status == 201, "\(early.text)")
+            try await server.waitForFanout()
+            // A follow made after the post copies it too (the backfill).
+            try await server.createFeed("timeline:dan", owner: "dan")
+            #expect(try await server.follow("timeline:dan", "user:alice", as: "dan").status == 201)
+            try await server.waitForFanout()
+
+            for (user, preview) in [("bob", false), ("carol", true), ("dan", true)] {
+                let read = try await server.api(.POST, "/feeds/feed_groups/timeline/feeds/\(user)", as: user, json: "{}")
+                let activity = read.body["activities"][0]
+                #expect(activity["id"].string == early.body["activity"]["id"].string, "\(user): \(read.text)")
+                #expect(activity["preview"].bool == preview, "\(user): \(activity)")
+                #expect(activity["text"].string == (preview ? nil : "early"), "\(user): \(activity)")
+            }
+        }
+    }
 }

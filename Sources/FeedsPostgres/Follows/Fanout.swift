@@ -162,7 +162,7 @@ public struct Fanout: Sendable {
         }
     }
 
-    /// Copies the newest `limit` public activities posted to `target` into `source`, if it still
+    /// Copies the newest `limit` public and tagged activities posted to `target` into `source`, if it still
     /// follows it; the follow is held until the copies commit, as a post's copies hold theirs.
     static func backfill(source: String, target: String, limit: Int, on connection: PostgresConnection, logger: Logger)
         async throws
@@ -172,7 +172,7 @@ public struct Fanout: Sendable {
             INSERT INTO activity_feeds (feed, created_at, activity_id, via)
             SELECT \(source), x.created_at, x.activity_id, \(target) FROM (
                 SELECT af.created_at, af.activity_id FROM activity_feeds af JOIN activities a ON a.id = af.activity_id
-                WHERE af.feed = \(target) AND af.via IS NULL AND \(unescaped: ActivityLive.predicate("a")) AND a.visibility = 'public'
+                WHERE af.feed = \(target) AND af.via IS NULL AND \(unescaped: ActivityLive.predicate("a")) AND a.visibility IN ('public', 'tag')
                 ORDER BY af.created_at DESC, af.activity_id DESC LIMIT \(limit)
             ) x
             WHERE EXISTS (
