@@ -44,6 +44,33 @@ import Testing
         }
     }
 
+    /// A feed page's listed follows carry their feeds' own fields for the reader, as QueryFollows'
+    /// do: a "follow back" button on a follower reads its `source_feed.own_follows`.
+    @Test func aPagesListedFollowsCarryTheirFeedsOwnFields() async throws {
+        try await TestServer.run { server in
+            for user in ["alice", "bob", "carl"] {
+                try await server.createFeed("user:\(user)", owner: user)
+                try await server.createFeed("timeline:\(user)", owner: user)
+            }
+            #expect(try await server.follow("timeline:bob", "user:alice", as: "bob").status == 201)
+            #expect(try await server.follow("timeline:carl", "user:alice", as: "carl").status == 201)
+            #expect(try await server.follow("timeline:alice", "user:bob", as: "alice").status == 201)
+            // bob reads alice's user feed: his follow of it shows on each listed follower's target.
+            let followers = try await page(server, "user:alice", as: "bob").body["followers"].array
+            #expect(followers.count == 2, "\(followers)")
+            for follow in followers {
+                #expect(follow["target_feed"]["own_follows"].array.count == 1, "bob follows user:alice: \(follow)")
+                #expect(follow["source_feed"]["own_follows"].array.isEmpty, "bob follows no timeline: \(follow)")
+            }
+            let following = try await page(server, "timeline:alice", as: "alice").body["following"].array
+            #expect(following.first?["target_feed"]["feed"].string == "user:bob", "\(following)")
+            #expect(following.first?["target_feed"]["own_follows"].array.count == 1, "alice's follow of user:bob: \(following)")
+            // A server call naming no user carries none.
+            let bare = try await page(server, "user:alice", as: nil).body["followers"].array
+            #expect(bare.allSatisfy { $0["source_feed"]["own_follows"].isNull }, "\(bare)")
+        }
+    }
+
     @Test func aFollowOfAFollowersFeedShowsOnceAcceptedAndSoDoesAMembership() async throws {
         try await TestServer.run { server in
             try await server.createFeed("user:alice", owner: "alice", visibility: "followers")

@@ -134,6 +134,12 @@ extension FeedsAPIImplementation {
                 read.page.activities, in: group, reader: creator, logger: request.logger)
         }
         (read.followers, read.following, read.members) = (try await followers, try await following, try await members)
+        // The listed follows' feeds carry what each is to the reader, as QueryFollows' do (a follow
+        // button reads `own_follows`): one read for both lists, none when they are empty.
+        let listed = try await withOwnData(
+            read.followers.follows + read.following.follows, reader: creator, request: request)
+        let split = read.followers.follows.count
+        (read.followers.follows, read.following.follows) = (Array(listed.prefix(split)), Array(listed.dropFirst(split)))
         read.pinned = try await pinned.pins
         read.feed.own = try await own.first?.own
         if !aggregated {
