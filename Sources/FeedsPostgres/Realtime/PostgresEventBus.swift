@@ -226,10 +226,10 @@ public final class PostgresEventBus: EventPublisher, Service {
                         SELECT ub.blocked_user_id FROM user_blocks ub WHERE ub.user_id = ANY(e.actors)
                         UNION SELECT ub.user_id FROM user_blocks ub WHERE ub.blocked_user_id = ANY(e.actors)
                     ) ELSE '{}' END,
-                    ARRAY(
+                    CASE WHEN cardinality(here.fids) > 0 THEN ARRAY(
                         SELECT rf.fid || ' ' || rf.visibility FROM feeds rf
                         WHERE rf.fid = ANY(e.fids || f.following) AND rf.fid = ANY(here.fids)
-                    )
+                    ) ELSE '{}' END
                 FROM realtime_events e, (SELECT \(handlers.watched())::text[] AS fids) here,
                     LATERAL (SELECT CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
                         SELECT DISTINCT w.source_fid FROM follows w
