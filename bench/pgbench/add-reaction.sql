@@ -12,10 +12,7 @@ WITH new_user AS (
 ), target AS (
     SELECT a.id FROM activities a
     WHERE a.id = (SELECT id FROM bench_reaction_targets WHERE n = :n) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND ('loadtest-' || :u::text::text IS NULL OR (a.user_id = 'loadtest-' || :u::text OR ((a.visibility = 'public' OR (a.visibility = 'tag'
-    AND (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
-    WHERE tm.fid = ANY(a.feeds) AND tm.user_id = 'loadtest-' || :u::text AND tm.status = 'member'
-    AND a.visibility_tag = ANY(tl.tags))
-OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(a.feeds) AND tf.created_by = 'loadtest-' || :u::text)))) AND EXISTS (
+    AND tag_readable(a.feeds, a.visibility_tag, 'loadtest-' || :u::text))) AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
@@ -67,10 +64,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
 )::text END,
-(a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
-    WHERE tm.fid = ANY(a.feeds) AND tm.user_id = 'loadtest-' || :u::text AND tm.status = 'member'
-    AND a.visibility_tag = ANY(tl.tags))
-OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(a.feeds) AND tf.created_by = 'loadtest-' || :u::text))),
+(a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'loadtest-' || :u::text)),
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'loadtest-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid

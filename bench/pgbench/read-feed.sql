@@ -34,10 +34,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
 )::text END,
-(a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
-    WHERE tm.fid = ANY(a.feeds) AND tm.user_id = 'loadtest-' || :u::text AND tm.status = 'member'
-    AND a.visibility_tag = ANY(tl.tags))
-OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(a.feeds) AND tf.created_by = 'loadtest-' || :u::text))),
+(a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'loadtest-' || :u::text)),
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id WHERE f.feed = E'user\x3aloadtest-' || :u::text AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = E'user\x3aloadtest-' || :u::text AND (qf.visibility IN ('public', 'visible') OR qf.created_by = 'loadtest-' || :u::text OR (qf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = qf.fid AND rw.status = 'accepted' AND rs.created_by = 'loadtest-' || :u::text)) OR (qf.visibility = 'members' AND EXISTS (

@@ -32,10 +32,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'tl-' || :u::text
 )::text END,
-(a.visibility = 'tag' AND a.user_id <> 'tl-' || :u::text AND NOT (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
-    WHERE tm.fid = ANY(a.feeds) AND tm.user_id = 'tl-' || :u::text AND tm.status = 'member'
-    AND a.visibility_tag = ANY(tl.tags))
-OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(a.feeds) AND tf.created_by = 'tl-' || :u::text))),
+(a.visibility = 'tag' AND a.user_id <> 'tl-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'tl-' || :u::text)),
 (extract(epoch FROM a.created_at) * 1000000)::bigint, s.score FROM (
     SELECT a.id, COALESCE(rk(GREATEST(rk_div(172800::float8 - GREATEST(abs(rk(extract(epoch FROM a.created_at)::float8 - extract(epoch FROM now())::float8)) - 0::float8, 0), 172800::float8), 0) * rk_pow((a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count)::float8, rk(0.5::float8))), 0) AS score FROM (SELECT p.id, (ARRAY['popular']::text[])[p.k + 1] AS src FROM (SELECT DISTINCT ON (id) id, k FROM ((SELECT a.id, 0 AS k FROM activities a WHERE a.visibility = 'public' AND a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count >= 5 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND (a.user_id = 'tl-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'tl-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (

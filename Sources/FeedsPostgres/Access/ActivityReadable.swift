@@ -35,21 +35,17 @@ enum ActivityReadable {
 }
 
 /// Whom a tagged activity is for, as SQL: the owners of its feeds, and their members whose
-/// membership level gives its tag (`visibility_tag` in the level's `tags`).
+/// membership level gives its tag (`visibility_tag` in the level's `tags`). The rule is the
+/// function `tag_readable` (migration 0039), so that statements planned on every run do not plan
+/// it: it runs only for a tagged activity.
 enum TagReadable {
     static func predicate(activity: String, user: String) -> String {
-        """
-        (EXISTS (SELECT 1 FROM feed_members tm JOIN membership_levels tl ON tl.id = tm.membership_level
-            WHERE tm.fid = ANY(\(activity).feeds) AND tm.user_id = \(user) AND tm.status = 'member'
-            AND \(activity).visibility_tag = ANY(tl.tags))
-        OR EXISTS (SELECT 1 FROM feeds tf WHERE tf.fid = ANY(\(activity).feeds) AND tf.created_by = \(user)))
-        """
+        "tag_readable(\(activity).feeds, \(activity).visibility_tag, \(user))"
     }
 
     /// Whether the row `activity`, listed to `user` (nil: the server), is only their preview.
     static func preview(activity: String, user: String?) -> String {
         guard let user else { return "false" }
-        return
-            "(\(activity).visibility = 'tag' AND \(activity).user_id <> \(user) AND NOT \(predicate(activity: activity, user: user)))"
+        return "(\(activity).visibility = 'tag' AND \(activity).user_id <> \(user) AND NOT \(predicate(activity: activity, user: user)))"
     }
 }
