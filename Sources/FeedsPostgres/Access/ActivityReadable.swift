@@ -10,12 +10,11 @@
 enum ActivityReadable {
     /// A condition on the activity row `activity` for the user bound at `user` (a `$n` placeholder).
     static func predicate(activity: String, user: String) -> String {
-        """
-        (\(activity).user_id = \(user) OR ((\(activity).visibility = 'public' OR (\(activity).visibility = 'tag'
-            AND \(TagReadable.predicate(activity: activity, user: user)))) AND EXISTS (
-            SELECT 1 FROM feeds rf WHERE rf.fid = ANY(\(activity).feeds) AND \(FeedReadable.predicate(feed: "rf", user: user)))
-            AND \(Unblocked.predicate("\(activity).user_id", user))))
-        """
+        let visible = """
+            (\(activity).visibility = 'public' OR (\(activity).visibility = 'tag'
+                AND \(TagReadable.predicate(activity: activity, user: user))))
+            """
+        return rule(activity: activity, user: user, visible: visible)
     }
 
     /// The same for a caller that may be the server (the placeholder bound to NULL): all is readable.
@@ -26,8 +25,14 @@ enum ActivityReadable {
     /// Whether a page lists the activity to the user: as `predicate`, but a tagged activity is
     /// listed to every reader of its feed (those it is not for get its preview).
     static func listed(activity: String, user: String) -> String {
+        rule(activity: activity, user: user, visible: "\(activity).visibility IN ('public', 'tag')")
+    }
+
+    /// The author, or anyone when `visible` holds, one of its feeds is readable to them and
+    /// neither blocked the other.
+    private static func rule(activity: String, user: String, visible: String) -> String {
         """
-        (\(activity).user_id = \(user) OR (\(activity).visibility IN ('public', 'tag') AND EXISTS (
+        (\(activity).user_id = \(user) OR (\(visible) AND EXISTS (
             SELECT 1 FROM feeds rf WHERE rf.fid = ANY(\(activity).feeds) AND \(FeedReadable.predicate(feed: "rf", user: user)))
             AND \(Unblocked.predicate("\(activity).user_id", user))))
         """
@@ -46,6 +51,7 @@ enum TagReadable {
     /// Whether the row `activity`, listed to `user` (nil: the server), is only their preview.
     static func preview(activity: String, user: String?) -> String {
         guard let user else { return "false" }
-        return "(\(activity).visibility = 'tag' AND \(activity).user_id <> \(user) AND NOT \(predicate(activity: activity, user: user)))"
+        return
+            "(\(activity).visibility = 'tag' AND \(activity).user_id <> \(user) AND NOT \(predicate(activity: activity, user: user)))"
     }
 }
