@@ -78,7 +78,8 @@ import Testing
     }
 
     /// A reader's `own_follows` and `own_followings` of a feed with 100,000 followers: found from
-    /// the reader's own feeds, never by walking the followers.
+    /// the reader's own feeds, never by walking the followers; and a reader following 5,000 feeds
+    /// finds their follows of a listed few without walking their own.
     @Test func ownFollowsOfAFeedWithManyFollowersStayBounded() async throws {
         try await TestDatabase.with(migrated: true) { _, client in
             let logger = TestDatabase.logger
@@ -88,6 +89,7 @@ import Testing
                 "INSERT INTO feeds (fid, group_id, feed_id, created_by) VALUES ('user:f0', 'user', 'f0', 'f0'), ('user:f7', 'user', 'f7', 'f7')",
                 "INSERT INTO follows (source_fid, target_fid, status) SELECT 'timeline:f' || n, 'user:f0', 'accepted' FROM generate_series(1, 100000) n",
                 "INSERT INTO follows (source_fid, target_fid, status) VALUES ('timeline:f0', 'user:f7', 'accepted')",
+                "INSERT INTO follows (source_fid, target_fid, status) SELECT 'timeline:f7', 'timeline:f' || n, 'accepted' FROM generate_series(10, 5009) n",
                 "ANALYZE",
             ] { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             let star = try #require(
@@ -101,6 +103,11 @@ import Testing
             var found = 0
             for try await _ in try await client.query(follows, logger: logger) { found += 1 }
             #expect(found == 1, "f7's one follow of user:f0")
+            let listed = try PostgresActivityStore.ownFollowsSQL(of: (0..<12).map { "timeline:f\($0)" }, by: "f7")
+            try await expectBounded("own_follows of 12 feeds by a reader following 5,000", listed, client, bound: 100)
+            found = 0
+            for try await _ in try await client.query(listed, logger: logger) { found += 1 }
+            #expect(found == 2, "f7 follows timeline:f10 and timeline:f11 of the twelve")
         }
     }
 
