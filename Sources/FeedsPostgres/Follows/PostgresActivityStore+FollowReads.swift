@@ -6,6 +6,25 @@ import PostgresNIO
 /// The reads of `FollowStore`: follows by source, target, status and time, and who may read a feed.
 extension PostgresActivityStore {
     public func queryFollows(_ query: FollowQuery, viewer: Principal, logger: Logger) async throws -> FollowPage {
+        let built = try Self.sql(for: query, viewer: viewer)
+        var rows: [(micros: Int64, follow: Follow)] = []
+        for row in try await self.rows(of: built, preparedAs: [FeedFollowers.self, FeedFollowing.self], logger: logger) {
+            var reader = RowReader(row)
+            let micros: Int64 = try reader.next()
+            let columns = try FollowColumns(&reader)
+            let source = try FeedRow.feed(&reader), target = try FeedRow.feed(&reader)
+            rows.append((micros, try columns.follow(feeds: [columns.source: source, columns.target: target])))
+        }
+        let (page, next) = keysetPage(rows, limit: query.limit) {
+            FollowCursor(
+                ascending: query.ascending, micros: $0.micros, source: $0.follow.source.id.description,
+                target: $0.follow.target.id.description)
+        }
+        return FollowPage(follows: page.map(\.follow), next: next)
+    }
+
+    /// The SELECT for a page of follows as `viewer` may see them.
+    static func sql(for query: FollowQuery, viewer: Principal) throws -> PostgresQuery {
         var bind = SQLBinds()
         // The page of follows first, walking an index in order; then the feeds of just those.
         // (Joined before the LIMIT, a reader following 1,000 feeds had all 1,000 joined, then sorted.)
@@ -39,20 +58,7 @@ extension PostgresActivityStore {
             JOIN users su ON su.id = s.created_by JOIN users tu ON tu.id = t.created_by
             \(ordering)
             """
-        var rows: [(micros: Int64, follow: Follow)] = []
-        for try await row in try await reads.query(bind.query(sql), logger: logger) {
-            var reader = RowReader(row)
-            let micros: Int64 = try reader.next()
-            let columns = try FollowColumns(&reader)
-            let source = try FeedRow.feed(&reader), target = try FeedRow.feed(&reader)
-            rows.append((micros, try columns.follow(feeds: [columns.source: source, columns.target: target])))
-        }
-        let (page, next) = keysetPage(rows, limit: query.limit) {
-            FollowCursor(
-                ascending: query.ascending, micros: $0.micros, source: $0.follow.source.id.description,
-                target: $0.follow.target.id.description)
-        }
-        return FollowPage(follows: page.map(\.follow), next: next)
+        return bind.query(sql)
     }
 
     public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {
@@ -64,4 +70,25 @@ extension PostgresActivityStore {
         for try await _ in try await reads.query(bind.query(sql), logger: logger) { return true }
         return false
     }
+}
+
+/// A feed's first page of accepted followers as its page lists them (the server's read, the feed
+/// found readable first): prepared.
+enum FeedFollowers: PreparedRead {
+    static let name = "FeedFollowers"
+    static let sql = listed(\.targets)
+}
+
+/// The feeds a feed follows, as its page lists them: prepared.
+enum FeedFollowing: PreparedRead {
+    static let name = "FeedFollowing"
+    static let sql = listed(\.sources)
+}
+
+/// The text of a first page of one feed's accepted follows on `side`, as the server reads it.
+private func listed(_ side: WritableKeyPath<FollowQuery, [String]?>) -> String {
+    var sample = FollowQuery(limit: 1)
+    sample[keyPath: side] = ["-"]
+    sample.statuses = [.accepted]
+    return try! PostgresActivityStore.sql(for: sample, viewer: .server).sql  // a fixed, valid sample
 }

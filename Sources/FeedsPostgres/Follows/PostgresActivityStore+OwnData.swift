@@ -20,10 +20,12 @@ extension PostgresActivityStore {
                 (anyFollow, anyMembership) = found
             }
         }
-        async let follows = anyFollow ? follows(try Self.ownFollowsSQL(of: fids, by: user), logger: logger) : []
+        async let follows =
+            anyFollow ? follows(try Self.ownFollowsSQL(of: fids, by: user), preparedAs: [OwnFollows.self], logger: logger) : []
         async let memberships = anyMembership ? memberships(of: fids, user: user, logger: logger) : []
         let followedBack =
-            followings ? try await self.follows(try Self.ownFollowingsSQL(of: feeds, by: user), logger: logger) : nil
+            followings
+            ? try await self.follows(try Self.ownFollowingsSQL(of: feeds, by: user), preparedAs: [], logger: logger) : nil
         var own: [FeedID: FeedOwnData] = [:]
         for feed in feeds { own[feed.id] = FeedOwnData(followings: followings ? [] : nil) }
         for (_, follow) in try await follows { own[follow.target.id]?.follows.append(follow) }
@@ -80,9 +82,11 @@ extension PostgresActivityStore {
         """
     }
 
-    private func follows(_ query: PostgresQuery, logger: Logger) async throws -> [(String, Follow)] {
+    private func follows(_ query: PostgresQuery, preparedAs known: [any PreparedRead.Type], logger: Logger) async throws
+        -> [(String, Follow)]
+    {
         var follows: [(String, Follow)] = []
-        for try await row in try await reads.query(query, logger: logger) {
+        for row in try await rows(of: query, preparedAs: known, logger: logger) {
             var reader = RowReader(row)
             let key: String = try reader.next()
             let columns = try FollowColumns(&reader)
@@ -92,20 +96,36 @@ extension PostgresActivityStore {
         return follows
     }
 
+    /// `user`'s memberships of each of `fids`.
+    static func ownMembershipsSQL(of fids: [String], user: String) -> PostgresQuery {
+        """
+        SELECT m.fid, \(unescaped: PostgresMemberStore.columns) FROM feed_members m JOIN users u ON u.id = m.user_id
+        WHERE m.fid = ANY(\(fids)) AND m.user_id = \(user)
+        """
+    }
+
     private func memberships(of fids: [String], user: String, logger: Logger) async throws -> [FeedMember] {
-        let rows = try await reads.query(
-            """
-            SELECT m.fid, \(unescaped: PostgresMemberStore.columns) FROM feed_members m JOIN users u ON u.id = m.user_id
-            WHERE m.fid = ANY(\(fids)) AND m.user_id = \(user)
-            """, logger: logger)
+        let query = Self.ownMembershipsSQL(of: fids, user: user)
         var members: [FeedMember] = []
-        for try await row in rows {
+        for row in try await rows(of: query, preparedAs: [OwnMemberships.self], logger: logger) {
             var columns = RowReader(row)
             let fid: String = try columns.next()
             members.append(try PostgresMemberStore.member(&columns, feed: try FeedID(fid)))
         }
         return members
     }
+}
+
+/// `ownFollowsSQL`, prepared: every feed page with follows listed runs it.
+enum OwnFollows: PreparedRead {
+    static let name = "OwnFollows"
+    static let sql = try! PostgresActivityStore.ownFollowsSQL(of: ["-"], by: "-").sql  // a fixed, valid sample
+}
+
+/// `ownMembershipsSQL`, prepared, as `OwnFollows` is.
+enum OwnMemberships: PreparedRead {
+    static let name = "OwnMemberships"
+    static let sql = PostgresActivityStore.ownMembershipsSQL(of: ["-"], user: "-").sql
 }
 
 /// Whether `user` follows `fid` from a feed of theirs (any status) and whether they have a

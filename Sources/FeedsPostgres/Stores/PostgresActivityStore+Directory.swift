@@ -58,16 +58,21 @@ extension PostgresActivityStore {
     }
 
     public func feeds(_ ids: [FeedID], readableBy user: String?, logger: Logger) async throws -> [Feed] {
-        var bind = SQLBinds()
-        var sql = "SELECT \(FeedRow.columns) \(FeedRow.from) WHERE f.fid = ANY(\(try bind(ids.map(\.description))))"
-        if let user { sql += " AND \(FeedReadable.predicate(feed: "f", user: try bind(user)))" }
-        let rows = try await reads.query(bind.query(sql), logger: logger)
+        let query = try Self.feedsSQL(ids.map(\.description), readableBy: user)
         var feeds: [Feed] = []
-        for try await row in rows {
+        for row in try await rows(of: query, preparedAs: [ReadableFeeds.self, AnyFeeds.self], logger: logger) {
             var columns = RowReader(row)
             feeds.append(try FeedRow.feed(&columns))
         }
         return feeds
+    }
+
+    /// The feeds of `fids` that `user` may read (nil: the server, all of them).
+    static func feedsSQL(_ fids: [String], readableBy user: String?) throws -> PostgresQuery {
+        var bind = SQLBinds()
+        var sql = "SELECT \(FeedRow.columns) \(FeedRow.from) WHERE f.fid = ANY(\(try bind(fids)))"
+        if let user { sql += " AND \(FeedReadable.predicate(feed: "f", user: try bind(user)))" }
+        return bind.query(sql)
     }
 
     public func queryUsers(_ query: UserQuery, logger: Logger) async throws -> [User] {
@@ -121,4 +126,16 @@ extension PostgresActivityStore {
         }
         return escaped
     }
+}
+
+/// `feedsSQL` for a user, prepared: every page finds its activities' feeds with it.
+enum ReadableFeeds: PreparedRead {
+    static let name = "ReadableFeeds"
+    static let sql = try! PostgresActivityStore.feedsSQL(["-"], readableBy: "-").sql  // a fixed, valid sample
+}
+
+/// `feedsSQL` for the server, prepared.
+enum AnyFeeds: PreparedRead {
+    static let name = "AnyFeeds"
+    static let sql = try! PostgresActivityStore.feedsSQL(["-"], readableBy: nil).sql
 }
