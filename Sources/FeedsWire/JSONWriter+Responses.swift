@@ -95,13 +95,19 @@ extension JSONWriter {
     }
 
     /// A bookmark, its activity written by `activity`.
+    /// A bookmark; `comment` is a comment's bookmark's comment, as JSON.
     package mutating func bookmark(
-        _ bookmark: Bookmark, users: inout [String: [UInt8]], activity: (inout JSONWriter, inout [String: [UInt8]]) -> Void
+        _ bookmark: Bookmark, comment: [UInt8]? = nil, users: inout [String: [UInt8]],
+        activity: (inout JSONWriter, inout [String: [UInt8]]) -> Void
     ) {
         object { json in
             json.key("activity")
             activity(&json, &users)
             json.field("activity_id", bookmark.activityID)
+            if let comment {
+                json.key("comment")
+                json.raw(comment)
+            }
             json.field("created_at", bookmark.createdAt)
             json.key("custom")
             json.object(bookmark.custom)
@@ -118,8 +124,8 @@ extension JSONWriter {
                     json.user(folder.user, written: &users)
                 }
             }
-            json.field("object_id", bookmark.activityID)
-            json.field("object_type", "activity")
+            json.field("object_id", bookmark.commentID ?? bookmark.activityID)
+            json.field("object_type", bookmark.commentID == nil ? "activity" : "comment")
             json.field("updated_at", bookmark.updatedAt)
             json.key("user")
             json.user(bookmark.user, written: &users)

@@ -10,7 +10,7 @@ extension Wire {
     {
         Components.Schemas.CommentResponse(
             attachments: try comment.attachments.map { try recode(urls.wire($0)) },
-            bookmarkCount: 0,
+            bookmarkCount: Int32(clamping: comment.bookmarkCount),
             confidenceScore: 0,
             createdAt: WireTime.nanoseconds(comment.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(comment.custom)),

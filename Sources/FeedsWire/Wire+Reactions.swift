@@ -25,17 +25,19 @@ extension Wire {
     }
 
     /// A bookmark with `activity`, the activity it marks as the wire shows it.
-    package static func bookmark(_ bookmark: Bookmark, activity: Components.Schemas.ActivityResponse) throws
-        -> Components.Schemas.BookmarkResponse
-    {
+    /// A bookmark with its activity and, for a comment's, its comment.
+    package static func bookmark(
+        _ bookmark: Bookmark, activity: Components.Schemas.ActivityResponse, comment: Components.Schemas.CommentResponse? = nil
+    ) throws -> Components.Schemas.BookmarkResponse {
         Components.Schemas.BookmarkResponse(
             activity: activity,
             activityId: bookmark.activityID,
+            comment: comment,
             createdAt: WireTime.nanoseconds(bookmark.createdAt),
             custom: .init(additionalProperties: try FreeForm.containers(bookmark.custom)),
             folder: try bookmark.folder.map(folder),
-            objectId: bookmark.activityID,
-            objectType: "activity",
+            objectId: bookmark.commentID ?? bookmark.activityID,
+            objectType: bookmark.commentID == nil ? "activity" : "comment",
             updatedAt: WireTime.nanoseconds(bookmark.updatedAt),
             user: try user(bookmark.user)
         )

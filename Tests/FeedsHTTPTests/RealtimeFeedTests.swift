@@ -288,6 +288,18 @@ import Testing
             #expect(try await server.api(.DELETE, path, as: "carol").status == 200)
             #expect(try await carolInbox.event()["type"].string == "feeds.bookmark.deleted")
 
+            // A comment's bookmark: the same event, carrying the comment.
+            let made = try await server.api(
+                .POST, "/feeds/comments", as: "alice",
+                json: #"{"object_id":"\#(activity)","object_type":"activity","comment":"thanks"}"#)
+            let comment = try #require(made.body["comment"]["id"].string, "\(made.text)")
+            #expect(try await aliceInbox.event()["type"].string == "feeds.comment.added")
+            #expect(try await carolInbox.event()["type"].string == "feeds.comment.added")
+            #expect(try await server.api(.POST, "/feeds/comments/\(comment)/bookmarks", as: "carol", json: "{}").status == 201)
+            event = try await carolInbox.event()
+            #expect(event["type"].string == "feeds.bookmark.added" && event["bookmark"]["object_type"].string == "comment", "\(event)")
+            #expect(event["bookmark"]["object_id"].string == comment && event["bookmark"]["comment"]["id"].string == comment)
+
             // Alice watched all along and heard none of it: her next event is her next post.
             let next = try #require(try await server.addActivity(as: "alice", text: "next")["id"].string)
             event = try await aliceInbox.event()

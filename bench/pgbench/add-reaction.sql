@@ -62,7 +62,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
         bf.id, bf.name, bf.custom, (extract(epoch FROM bf.created_at) * 1000000)::int8, (extract(epoch FROM bf.updated_at) * 1000000)::int8)
         ORDER BY b.created_at DESC, bf.id DESC)
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
-    WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
+    WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text AND b.comment_id IS NULL
 )::text END,
 (a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'loadtest-' || :u::text)),
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (

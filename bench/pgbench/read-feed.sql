@@ -32,7 +32,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
         bf.id, bf.name, bf.custom, (extract(epoch FROM bf.created_at) * 1000000)::int8, (extract(epoch FROM bf.updated_at) * 1000000)::int8)
         ORDER BY b.created_at DESC, bf.id DESC)
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
-    WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text
+    WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text AND b.comment_id IS NULL
 )::text END,
 (a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'loadtest-' || :u::text)),
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id WHERE f.feed = E'user\x3aloadtest-' || :u::text AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = E'user\x3aloadtest-' || :u::text AND (qf.visibility IN ('public', 'visible') OR qf.created_by = 'loadtest-' || :u::text OR (qf.visibility = 'followers' AND EXISTS (

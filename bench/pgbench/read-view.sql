@@ -30,7 +30,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
         bf.id, bf.name, bf.custom, (extract(epoch FROM bf.created_at) * 1000000)::int8, (extract(epoch FROM bf.updated_at) * 1000000)::int8)
         ORDER BY b.created_at DESC, bf.id DESC)
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
-    WHERE b.activity_id = a.id AND b.user_id = 'tl-' || :u::text
+    WHERE b.activity_id = a.id AND b.user_id = 'tl-' || :u::text AND b.comment_id IS NULL
 )::text END,
 (a.visibility = 'tag' AND a.user_id <> 'tl-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'tl-' || :u::text)),
 (extract(epoch FROM a.created_at) * 1000000)::bigint, s.score FROM (

@@ -32,18 +32,33 @@ public struct BookmarkFolder: Sendable, Hashable {
     }
 }
 
-/// A user's bookmark of an activity, in a folder or none. A user bookmarks an activity once per
-/// folder (and once without one).
+/// What a bookmark is of: an activity, or a comment (on an activity).
+public enum BookmarkObject: Sendable, Hashable {
+    case activity(String)
+    case comment(String)
+}
+
+/// A user's bookmark of an activity or of a comment, in a folder or none. A user bookmarks an
+/// activity or a comment once per folder (and once without one).
 public struct Bookmark: Sendable, Hashable {
+    /// The activity bookmarked, or the activity of the comment bookmarked.
     public var activityID: String
+    /// The comment bookmarked, if it is a comment's bookmark; `comment` is the comment as its
+    /// reader sees it, in replies that carry it.
+    public var commentID: String?
+    public var comment: Comment?
     public var user: User
     public var folder: BookmarkFolder?
     public var custom: JSONObject
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(activityID: String, user: User, folder: BookmarkFolder?, custom: JSONObject, createdAt: Date, updatedAt: Date) {
+    public init(
+        activityID: String, commentID: String? = nil, user: User, folder: BookmarkFolder?, custom: JSONObject, createdAt: Date,
+        updatedAt: Date
+    ) {
         self.activityID = activityID
+        self.commentID = commentID
         self.user = user
         self.folder = folder
         self.custom = custom

@@ -3,12 +3,17 @@ import Foundation
 /// What QueryBookmarks asks for. A user sees only their own bookmarks; the server, anyone's.
 public struct BookmarkQuery: Sendable, Hashable {
     public var userIDs: [String]?
+    /// The activities bookmarked, or whose comments are.
     public var activityIDs: [String]?
+    /// The activities or comments bookmarked.
+    public var objectIDs: [String]?
+    /// Only activities' bookmarks (false), only comments' (true), or both (nil).
+    public var ofComments: Bool?
     public var folderIDs: [String]?
     public var createdAt: [TimeBound] = []
     public var page: KeysetPage
 
-    /// Cursors name the last bookmark's activity and folder ("" for none).
+    /// Cursors name the last bookmark's activity, comment and folder ("" for none).
     public static let cursorKind = "b"
 
     public init(filter: JSONObject?, page: KeysetPage) throws(FeedsError) {
@@ -16,16 +21,19 @@ public struct BookmarkQuery: Sendable, Hashable {
         for (name, condition) in (filter ?? [:]).sorted(by: { $0.key < $1.key }) {
             switch name {
             case "user_id": userIDs = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
-            case "activity_id", "object_id": activityIDs = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
+            case "activity_id": activityIDs = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
+            case "object_id": objectIDs = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
             case "folder_id": folderIDs = try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"])
             case "created_at": createdAt = try FilterCondition.timeBounds(condition, field: name)
             case "object_type":
-                guard try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"]) == ["activity"] else {
-                    throw .input("only activities are bookmarked", field: "filter.object_type")
+                let types = Set(try FilterCondition.strings(condition, field: name, operators: ["$eq", "$in"]))
+                guard !types.isEmpty, types.isSubset(of: ["activity", "comment"]) else {
+                    throw .input("bookmarks are of an activity or a comment", field: "filter.object_type")
                 }
+                ofComments = types.count == 2 ? nil : types == ["comment"]
             default:
                 throw .input(
-                    "filtering bookmarks on \"\(name)\" is not supported (user_id, activity_id, folder_id, created_at)",
+                    "filtering bookmarks on \"\(name)\" is not supported (user_id, activity_id, object_id, object_type, folder_id, created_at)",
                     field: "filter.\(name)")
             }
         }

@@ -18,6 +18,8 @@ public struct Comment: Sendable, Hashable {
     public var deletedAt: Date?
     /// Its reactions: counts, the newest, and the reader's own.
     public var reactionCount = 0
+    /// The people who bookmarked it.
+    public var bookmarkCount = 0
     public var reactionGroups: [String: ReactionGroup] = [:]
     public var latestReactions: [Reaction] = []
     public var ownReactions: [Reaction] = []

@@ -1,24 +1,26 @@
 import Logging
 
-/// Where bookmarks and their folders live. A user bookmarks activities they may read, and sees
+/// Where bookmarks and their folders live. A user bookmarks activities they may read and comments
+/// on them (`BookmarkObject`), and sees
 /// and changes only their own bookmarks and folders; the server acts for any user.
 public protocol BookmarkStore: Sendable {
-    /// Bookmarks an activity for `userID` in `folder` (an existing folder of theirs, a new one,
+    /// Bookmarks an activity or a comment for `userID` in `folder` (an existing folder of theirs, a new one,
     /// or none); bookmarking again replaces the custom data. A new folder whose name the user
     /// has already is that folder.
     func addBookmark(
-        activityID: String, userID: String, folder: FolderChoice, custom: JSONObject, by principal: Principal, logger: Logger
+        _ object: BookmarkObject, userID: String, folder: FolderChoice, custom: JSONObject, by principal: Principal,
+        logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity)
 
     /// Changes the bookmark in `folderID` (nil: the one without a folder): its custom data, and
     /// with `move` its folder (`.none` takes it out of any).
     func updateBookmark(
-        activityID: String, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
+        _ object: BookmarkObject, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
         by principal: Principal, logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity)
 
     /// Removes the bookmark in `folderID` (nil: the one without a folder).
-    func deleteBookmark(activityID: String, userID: String, folderID: String?, by principal: Principal, logger: Logger)
+    func deleteBookmark(_ object: BookmarkObject, userID: String, folderID: String?, by principal: Principal, logger: Logger)
         async throws -> (bookmark: Bookmark, activity: Activity)
 
     func queryBookmarks(_ query: BookmarkQuery, by principal: Principal, logger: Logger) async throws -> BookmarkPage

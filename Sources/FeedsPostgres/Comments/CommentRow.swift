@@ -16,7 +16,7 @@ enum CommentRow {
             WHERE t.comment_id = c.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
         ), '[]')::text,
         \(UserRow.columns(alias: "u")),
-        c.reaction_count, c.reaction_groups::text,
+        c.reaction_count, c.bookmark_count, c.reaction_groups::text,
         \(EngagementColumns.latestReactions(of: .comments)),
         \(EngagementColumns.ownReactions(of: .comments, own: own)),
         (extract(epoch FROM c.created_at) * 1000000)::int8
@@ -51,6 +51,8 @@ enum CommentRow {
             updatedAt: updated, editedAt: edited, deletedAt: deleted)
         let reactionCount: Int32 = try columns.next()
         comment.reactionCount = Int(reactionCount)
+        let bookmarkCount: Int32 = try columns.next()
+        comment.bookmarkCount = Int(bookmarkCount)
         comment.reactionGroups = try EngagementColumns.reactionGroups(try columns.next())
         comment.latestReactions = try EngagementColumns.reactions(try columns.next(), activityID: activityID, commentID: id)
         comment.ownReactions = try EngagementColumns.reactions(try columns.next(), activityID: activityID, commentID: id)

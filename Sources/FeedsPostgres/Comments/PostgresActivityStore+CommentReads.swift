@@ -6,17 +6,22 @@ import PostgresNIO
 /// The reads of `CommentStore`: one comment, threads of an activity or a comment, and queries.
 extension PostgresActivityStore {
     public func comment(id: String, by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> Comment? {
+        try await comments(ids: [id], by: principal, ownFieldsOf: user, logger: logger).first
+    }
+
+    /// The comments of `ids` that `principal` may read, in no particular order.
+    func comments(ids: [String], by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> [Comment] {
         var bind = SQLBinds()
         let own = try user.map { try bind($0) }
         var sql = """
             SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
-            WHERE c.id = \(try bind(id)) AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
+            WHERE c.id = ANY(\(try bind(ids))) AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
             """
         if let reader = principal.userID {
             let me = try bind(reader)
             sql += " AND \(ActivityReadable.predicate(activity: "a", user: me)) AND \(Unblocked.predicate("c.user_id", me))"
         }
-        return try await CommentRow.comments(try await reads.query(bind.query(sql), logger: logger)).first?.comment
+        return try await CommentRow.comments(try await reads.query(bind.query(sql), logger: logger)).map(\.comment)
     }
 
     public func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage {

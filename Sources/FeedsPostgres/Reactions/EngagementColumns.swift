@@ -16,7 +16,7 @@ enum EngagementColumns {
                         bf.id, bf.name, bf.custom, \(micros("bf.created_at")), \(micros("bf.updated_at")))
                         ORDER BY b.created_at DESC, bf.id DESC)
                     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
-                    WHERE b.activity_id = a.id AND b.user_id = \($0)
+                    WHERE b.activity_id = a.id AND b.user_id = \($0) AND b.comment_id IS NULL
                 )::text END
                 """
             } ?? "NULL::text"

@@ -5,39 +5,42 @@ import PostgresNIO
 
 extension PostgresActivityStore {
     public func addBookmark(
-        activityID: String, userID: String, folder: FolderChoice, custom: JSONObject, by principal: Principal, logger: Logger
+        _ object: BookmarkObject, userID: String, folder: FolderChoice, custom: JSONObject, by principal: Principal,
+        logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
-        try await readable(activityID, principal: principal, logger: logger)
+        let (activityID, commentID) = try await readable(object, principal: principal, logger: logger)
         let folderID: String? = try await client.transaction(logger: logger) { connection in
             try await Self.ensureUser(userID, on: connection, logger: logger)
             let folderID = try await Self.folder(folder, of: userID, on: connection, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO bookmarks (activity_id, user_id, folder_id, custom)
-                VALUES (\(activityID), \(userID), \(folderID), \(JSONText.encode(custom))::jsonb)
-                ON CONFLICT (activity_id, user_id, (COALESCE(folder_id, ''))) DO UPDATE SET custom = EXCLUDED.custom,
+                INSERT INTO bookmarks (activity_id, comment_id, user_id, folder_id, custom)
+                VALUES (\(activityID), \(commentID), \(userID), \(folderID), \(JSONText.encode(custom))::jsonb)
+                ON CONFLICT (activity_id, user_id, (COALESCE(comment_id, '')), (COALESCE(folder_id, ''))) DO UPDATE
+                SET custom = EXCLUDED.custom,
                     updated_at = CASE WHEN bookmarks.custom = EXCLUDED.custom THEN bookmarks.updated_at ELSE now() END
                 """, logger: logger)
             return folderID
         }
-        return try await bookmarkAndActivity(activityID, userID, folderID, principal: principal, logger: logger)
+        return try await bookmarkAndActivity(object, activityID, userID, folderID, principal: principal, logger: logger)
     }
 
     public func updateBookmark(
-        activityID: String, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
+        _ object: BookmarkObject, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
         by principal: Principal, logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
-        try await readable(activityID, principal: principal, logger: logger)
-        let current = folderID ?? ""
+        let (activityID, commentID) = try await readable(object, principal: principal, logger: logger)
+        let (current, comment) = (folderID ?? "", commentID ?? "")
         let moved: String? = try await client.transaction(logger: logger) { connection in
             // The bookmark first: a missing one is 404 before any folder is made for it.
             let found = try await connection.query(
                 """
                 SELECT 1 FROM bookmarks
-                WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(folder_id, '') = \(current) FOR UPDATE
+                WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(comment_id, '') = \(comment)
+                    AND COALESCE(folder_id, '') = \(current) FOR UPDATE
                 """, logger: logger
             ).collect()
-            guard !found.isEmpty else { throw Self.noBookmark(activityID, userID, folderID) }
+            guard !found.isEmpty else { throw Self.noBookmark(object, userID, folderID) }
             var target = folderID
             if let move { target = try await Self.folder(move, of: userID, on: connection, logger: logger) }
             do {
@@ -45,77 +48,96 @@ extension PostgresActivityStore {
                     """
                     UPDATE bookmarks SET folder_id = \(target), custom = COALESCE(\(custom.map(JSONText.encode))::jsonb, custom),
                         updated_at = now()
-                    WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(folder_id, '') = \(current)
+                    WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(comment_id, '') = \(comment)
+                        AND COALESCE(folder_id, '') = \(current)
                     RETURNING 1
                     """, logger: logger)
                 for try await _ in rows { return target }
             } catch let error as PSQLError where error.isUniqueViolation(of: "bookmarks_key") {
-                throw FeedsError.conflict("activity \(activityID) is bookmarked in that folder already", field: "new_folder_id")
+                throw FeedsError.conflict("\(Self.name(object)) is bookmarked in that folder already", field: "new_folder_id")
             }
-            throw Self.noBookmark(activityID, userID, folderID)
+            throw Self.noBookmark(object, userID, folderID)
         }
-        return try await bookmarkAndActivity(activityID, userID, moved, principal: principal, logger: logger)
+        return try await bookmarkAndActivity(object, activityID, userID, moved, principal: principal, logger: logger)
     }
 
-    public func deleteBookmark(activityID: String, userID: String, folderID: String?, by principal: Principal, logger: Logger)
+    public func deleteBookmark(_ object: BookmarkObject, userID: String, folderID: String?, by principal: Principal, logger: Logger)
         async throws -> (bookmark: Bookmark, activity: Activity)
     {
-        try await readable(activityID, principal: principal, logger: logger)
-        let found = try await bookmark(activityID, userID, folderID, logger: logger)
+        let (activityID, commentID) = try await readable(object, principal: principal, logger: logger)
+        var found = try await bookmark(object, activityID, userID, folderID, logger: logger)
         let removed = try await client.committed(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 DELETE FROM bookmarks
-                WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(folder_id, '') = \(folderID ?? "")
+                WHERE activity_id = \(activityID) AND user_id = \(userID) AND COALESCE(comment_id, '') = \(commentID ?? "")
+                    AND COALESCE(folder_id, '') = \(folderID ?? "")
                 RETURNING 1
                 """, logger: logger)
             for try await _ in rows { return true }
             return false
         }
-        guard removed else { throw Self.noBookmark(activityID, userID, folderID) }
+        guard removed else { throw Self.noBookmark(object, userID, folderID) }
+        if let commentID { found.comment = try await comment(id: commentID, by: principal, ownFieldsOf: userID, logger: logger) }
         return (found, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
     }
 
     public func queryBookmarks(_ query: BookmarkQuery, by principal: Principal, logger: Logger) async throws -> BookmarkPage {
         var bind = SQLBinds()
-        var sql =
-            "SELECT \(EngagementColumns.micros("b.created_at")), COALESCE(b.folder_id, ''), \(BookmarkRow.columns) WHERE true"
+        var sql = """
+            SELECT \(EngagementColumns.micros("b.created_at")), COALESCE(b.comment_id, ''), COALESCE(b.folder_id, ''),
+                \(BookmarkRow.columns) WHERE true
+            """
         // A user sees only their own bookmarks.
         if let user = principal.userID { sql += " AND b.user_id = \(try bind(user))" }
         if let users = query.userIDs { sql += " AND b.user_id = ANY(\(try bind(users)))" }
         if let ids = query.activityIDs { sql += " AND b.activity_id = ANY(\(try bind(ids)))" }
+        if let ids = query.objectIDs { sql += " AND COALESCE(b.comment_id, b.activity_id) = ANY(\(try bind(ids)))" }
+        if let ofComments = query.ofComments { sql += ofComments ? " AND b.comment_id IS NOT NULL" : " AND b.comment_id IS NULL" }
         if let folders = query.folderIDs { sql += " AND b.folder_id = ANY(\(try bind(folders)))" }
         for bound in query.createdAt { sql += " AND b.created_at \(bound.comparison) \(try bind.time(bound.date))" }
         let order = query.page.ascending ? "ASC" : "DESC"
         if let cursor = query.page.cursor {
-            sql += " AND (b.created_at, b.activity_id, COALESCE(b.folder_id, '')) \(query.page.ascending ? ">" : "<")"
-            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])), \(try bind(cursor.keys[1])))"
+            sql += " AND (b.created_at, b.activity_id, COALESCE(b.comment_id, ''), COALESCE(b.folder_id, ''))"
+            sql += " \(query.page.ascending ? ">" : "<") (\(try bind.time(microseconds: cursor.micros)),"
+            sql += " \(try bind(cursor.keys[0])), \(try bind(cursor.keys[1])), \(try bind(cursor.keys[2])))"
         }
-        sql += " ORDER BY b.created_at \(order), b.activity_id \(order), COALESCE(b.folder_id, '') \(order)"
-        sql += " LIMIT \(try bind(query.page.limit + 1))"
-        var rows: [(micros: Int64, folder: String, bookmark: Bookmark)] = []
+        sql += " ORDER BY b.created_at \(order), b.activity_id \(order), COALESCE(b.comment_id, '') \(order),"
+        sql += " COALESCE(b.folder_id, '') \(order) LIMIT \(try bind(query.page.limit + 1))"
+        var rows: [(micros: Int64, comment: String, folder: String, bookmark: Bookmark)] = []
         for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
-            let micros: Int64 = try columns.next(), folder: String = try columns.next()
-            rows.append((micros, folder, try BookmarkRow.bookmark(&columns)))
+            let micros: Int64 = try columns.next(), comment: String = try columns.next(), folder: String = try columns.next()
+            rows.append((micros, comment, folder, try BookmarkRow.bookmark(&columns)))
         }
-        let (page, next) = keysetPage(rows, limit: query.page.limit) {
-            KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.bookmark.activityID, $0.folder])
+        var (page, next) = keysetPage(rows, limit: query.page.limit) {
+            KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.bookmark.activityID, $0.comment, $0.folder])
         }
         // Each with its activity as the bookmark's owner reads it; one no longer readable (deleted,
         // made private) is left out of the page.
-        var activities: [String: Activity] = [:]
-        for (user, ids) in Dictionary(grouping: page.map(\.bookmark), by: \.user.id) {
-            var read = ActivityQuery(viewer: principal.userID == nil ? .server : .user(user), limit: ActivityQuery.maxLimit)
-            read.ids = Array(Set(ids.map(\.activityID)))
+        var (activities, comments): ([String: Activity], [String: Comment]) = ([:], [:])
+        for (user, bookmarks) in Dictionary(grouping: page.map(\.bookmark), by: \.user.id) {
+            let viewer: Principal = principal.userID == nil ? .server : .user(user)
+            var read = ActivityQuery(viewer: viewer, limit: ActivityQuery.maxLimit)
+            read.ids = Array(Set(bookmarks.map(\.activityID)))
             read.ownFieldsOf = user
             for activity in try await queryActivities(read, logger: logger).activities {
                 activities[user + "\u{0}" + activity.id] = activity
             }
+            let commentIDs = Array(Set(bookmarks.compactMap(\.commentID)))
+            if commentIDs.isEmpty { continue }
+            for comment in try await self.comments(ids: commentIDs, by: viewer, ownFieldsOf: user, logger: logger) {
+                comments[user + "\u{0}" + comment.id] = comment
+            }
+        }
+        for index in page.indices {
+            if let id = page[index].bookmark.commentID { page[index].bookmark.comment = comments[page[index].bookmark.user.id + "\u{0}" + id] }
         }
         return BookmarkPage(
             bookmarks: page.compactMap { row in
-                activities[row.bookmark.user.id + "\u{0}" + row.bookmark.activityID].map { (row.bookmark, $0) }
+                // A comment's bookmark whose comment is gone (deleted) is left out too.
+                if row.bookmark.commentID != nil, row.bookmark.comment == nil { return nil }
+                return activities[row.bookmark.user.id + "\u{0}" + row.bookmark.activityID].map { (row.bookmark, $0) }
             }, next: next)
     }
 
@@ -222,42 +244,74 @@ extension PostgresActivityStore {
         }
     }
 
-    private func bookmark(_ activityID: String, _ userID: String, _ folderID: String?, logger: Logger) async throws -> Bookmark {
+    /// The activity a bookmark of `object` hangs on, and the comment if it is one: 404 unless the
+    /// principal may read it.
+    private func readable(_ object: BookmarkObject, principal: Principal, logger: Logger) async throws
+        -> (activityID: String, commentID: String?)
+    {
+        switch object {
+        case .activity(let id):
+            try await readable(id, principal: principal, logger: logger)
+            return (id, nil)
+        case .comment(let id):
+            guard let comment = try await comment(id: id, by: principal, ownFieldsOf: nil, logger: logger) else {
+                throw FeedsError.notFound("comment \(id) does not exist")
+            }
+            return (comment.activityID, id)
+        }
+    }
+
+    private func bookmark(_ object: BookmarkObject, _ activityID: String, _ userID: String, _ folderID: String?, logger: Logger)
+        async throws -> Bookmark
+    {
+        let commentID: String? = if case .comment(let id) = object { id } else { nil }
         let rows = try await reads.query(
             """
             SELECT \(unescaped: BookmarkRow.columns)
-            WHERE b.activity_id = \(activityID) AND b.user_id = \(userID) AND COALESCE(b.folder_id, '') = \(folderID ?? "")
+            WHERE b.activity_id = \(activityID) AND b.user_id = \(userID) AND COALESCE(b.comment_id, '') = \(commentID ?? "")
+                AND COALESCE(b.folder_id, '') = \(folderID ?? "")
             """, logger: logger)
         for try await row in rows {
             var columns = RowReader(row)
             return try BookmarkRow.bookmark(&columns)
         }
-        throw Self.noBookmark(activityID, userID, folderID)
+        throw Self.noBookmark(object, userID, folderID)
     }
 
+    /// The bookmark, with its comment if it is one's, and its activity, as `userID` reads them.
     private func bookmarkAndActivity(
-        _ activityID: String, _ userID: String, _ folderID: String?, principal: Principal, logger: Logger
+        _ object: BookmarkObject, _ activityID: String, _ userID: String, _ folderID: String?, principal: Principal,
+        logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
-        let bookmark = try await bookmark(activityID, userID, folderID, logger: logger)
+        var bookmark = try await bookmark(object, activityID, userID, folderID, logger: logger)
+        if let commentID = bookmark.commentID {
+            bookmark.comment = try await comment(id: commentID, by: principal, ownFieldsOf: userID, logger: logger)
+        }
         return (bookmark, try await activity(activityID, principal: principal, ownFieldsOf: userID, logger: logger))
     }
 
-    private static func noBookmark(_ activityID: String, _ userID: String, _ folderID: String?) -> FeedsError {
-        .notFound(
-            "\(userID) has no bookmark of activity \(activityID)" + (folderID.map { " in folder \($0)" } ?? " outside folders"))
+    private static func name(_ object: BookmarkObject) -> String {
+        switch object {
+        case .activity(let id): "activity \(id)"
+        case .comment(let id): "comment \(id)"
+        }
+    }
+
+    private static func noBookmark(_ object: BookmarkObject, _ userID: String, _ folderID: String?) -> FeedsError {
+        .notFound("\(userID) has no bookmark of \(name(object))" + (folderID.map { " in folder \($0)" } ?? " outside folders"))
     }
 }
 
 /// A bookmark with its user and folder, in the columns of `columns`.
 enum BookmarkRow {
     static let columns = """
-        b.activity_id, b.custom::text, b.created_at, b.updated_at, \(UserRow.columns(alias: "bu")),
+        b.activity_id, b.comment_id, b.custom::text, b.created_at, b.updated_at, \(UserRow.columns(alias: "bu")),
         bf.id, bf.name, bf.custom::text, bf.created_at, bf.updated_at
         FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
         """
 
     static func bookmark(_ columns: inout RowReader) throws -> Bookmark {
-        let activityID: String = try columns.next()
+        let activityID: String = try columns.next(), commentID: String? = try columns.next()
         let custom = try JSONText.object(try columns.next())
         let created: Date = try columns.next(), updated: Date = try columns.next()
         let user = try UserRow.user(&columns)
@@ -270,7 +324,8 @@ enum BookmarkRow {
                 updatedAt: folderUpdated)
         }
         return Bookmark(
-            activityID: activityID, user: user, folder: folder, custom: custom, createdAt: created, updatedAt: updated)
+            activityID: activityID, commentID: commentID, user: user, folder: folder, custom: custom, createdAt: created,
+            updatedAt: updated)
     }
 
     /// A folder in the columns `id, name, custom::text, created_at, updated_at` and its user's.

@@ -1,7 +1,8 @@
 import FeedsCore
 import Logging
 
-/// Bookmarks' workflow: a user's bookmarks of the activities they may read, each change sent to
+/// Bookmarks' workflow: a user's bookmarks of the activities they may read and of their comments
+/// (`BookmarkObject`), each change sent to
 /// that user's sockets alone. Folders change without events.
 package struct Bookmarks<Store: ActivityStore>: Sendable {
     let store: Store
@@ -11,10 +12,10 @@ package struct Bookmarks<Store: ActivityStore>: Sendable {
 
     /// AddBookmark: into `folder` (an existing one, a new one, or none).
     package func add(
-        _ activityID: String, userID: String, folder: FolderChoice, custom: JSONObject, principal: Principal, logger: Logger
+        _ object: BookmarkObject, userID: String, folder: FolderChoice, custom: JSONObject, principal: Principal, logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
         let made = try await store.addBookmark(
-            activityID: activityID, userID: userID, folder: folder, custom: custom, by: principal, logger: logger)
+            object, userID: userID, folder: folder, custom: custom, by: principal, logger: logger)
         events.bookmark("feeds.bookmark.added", made.bookmark, activity: made.activity)
         return made
     }
@@ -22,21 +23,21 @@ package struct Bookmarks<Store: ActivityStore>: Sendable {
     /// UpdateBookmark: the bookmark in `folderID` (nil: the one without a folder), its custom data
     /// changed and, with `move`, moved.
     package func update(
-        _ activityID: String, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?, principal: Principal,
-        logger: Logger
+        _ object: BookmarkObject, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
+        principal: Principal, logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
         let changed = try await store.updateBookmark(
-            activityID: activityID, userID: userID, folderID: folderID, move: move, custom: custom, by: principal, logger: logger)
+            object, userID: userID, folderID: folderID, move: move, custom: custom, by: principal, logger: logger)
         events.bookmark("feeds.bookmark.updated", changed.bookmark, activity: changed.activity)
         return changed
     }
 
     /// DeleteBookmark.
-    package func delete(_ activityID: String, userID: String, folderID: String?, principal: Principal, logger: Logger)
+    package func delete(_ object: BookmarkObject, userID: String, folderID: String?, principal: Principal, logger: Logger)
         async throws -> (bookmark: Bookmark, activity: Activity)
     {
         let removed = try await store.deleteBookmark(
-            activityID: activityID, userID: userID, folderID: folderID, by: principal, logger: logger)
+            object, userID: userID, folderID: folderID, by: principal, logger: logger)
         events.bookmark("feeds.bookmark.deleted", removed.bookmark, activity: removed.activity)
         return removed
     }

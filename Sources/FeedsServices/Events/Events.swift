@@ -76,10 +76,13 @@ package struct Events<Store: ActivityStore>: Sendable {
     package func bookmark(_ type: String, _ bookmark: Bookmark, activity: Activity) {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
+        let comment = bookmark.comment.flatMap { try? Self.encoded(Wire.comment($0, urls: urls, mentioned: [:])) }
         json.object { json in
             Self.head(&json, type)
             json.key("bookmark")
-            json.bookmark(bookmark, users: &users) { [urls] json, users in json.activity(activity, urls: urls, users: &users) }
+            json.bookmark(bookmark, comment: comment, users: &users) { [urls] json, users in
+                json.activity(activity, urls: urls, users: &users)
+            }
             json.key("user")
             json.user(bookmark.user, written: &users)
         }
@@ -156,12 +159,16 @@ package struct Events<Store: ActivityStore>: Sendable {
 
     /// Generated types, as the API's replies encode them; nil ones left out.
     private static func fields(_ json: inout JSONWriter, _ fields: [(String, (any Encodable)?)]) {
+        for case (let name, let value?) in fields {
+            guard let bytes = try? encoded(value) else { continue }
+            json.key(name)
+            json.raw(bytes)
+        }
+    }
+
+    private static func encoded(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        for case (let name, let value?) in fields {
-            guard let bytes = try? encoder.encode(value) else { continue }
-            json.key(name)
-            json.raw(Array(bytes))
-        }
+        return Array(try encoder.encode(value))
     }
 }

@@ -1,4 +1,4 @@
-"""Steps: comments (add, reply, thread, replies, get, update, partial update, delete, restore), comment_count, and reactions to comments."""
+"""Steps: comments (add, reply, thread, replies, get, update, partial update, delete, restore), comment_count, bookmarks of comments, and reactions to comments."""
 
 from support import check_decoded, expect_equal, step
 
@@ -25,6 +25,27 @@ def comments_thread(run):
     queried = run.client.feeds.query_comments(filter={"user_id": run.bob}).data
     check_decoded(queried)
     expect_equal([c.id for c in queried.comments], [reply.comment.id], "bob's comments by query_comments")
+
+
+@step
+def comment_bookmarks(run):
+    top, _ = run.comments
+    added = run.client.feeds.add_comment_bookmark(top, user_id=run.bob, custom={"why": "kind"}).data
+    check_decoded(added)
+    bookmark = added.bookmark
+    expect_equal((bookmark.object_type, bookmark.object_id), ("comment", top), "object_type, object_id")
+    expect_equal((bookmark.comment.id, bookmark.comment.bookmark_count), (top, 1), "the comment and its bookmark_count")
+    expect_equal(bookmark.activity.id, run.notes[2], "the comment's activity")
+    expect_equal(bookmark.custom, {"why": "kind"}, "custom")
+    updated = run.client.feeds.update_comment_bookmark(top, user_id=run.bob, custom={"why": "kinder"}).data
+    check_decoded(updated)
+    expect_equal(updated.bookmark.custom, {"why": "kinder"}, "custom after update_comment_bookmark")
+    listed = run.client.feeds.query_bookmarks(user_id=run.bob, filter={"object_type": "comment"}).data
+    check_decoded(listed)
+    expect_equal([(b.object_type, b.comment.id) for b in listed.bookmarks], [("comment", top)], "bob's comment bookmarks")
+    removed = run.client.feeds.delete_comment_bookmark(top, user_id=run.bob).data
+    check_decoded(removed)
+    expect_equal(removed.bookmark.comment.bookmark_count, 0, "bookmark_count after delete_comment_bookmark")
 
 
 @step
