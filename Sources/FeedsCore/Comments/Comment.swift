@@ -63,6 +63,8 @@ public struct CommentDraft: Sendable, Hashable {
     public static let maxAttachments = 10
     /// Replies nest at most this deep (a comment on the activity is depth 0).
     public static let maxDepth = 5
+    /// AddCommentsBatch adds at most this many at once.
+    public static let maxBatch = 100
 
     public init(
         id: String?, activityID: String?, parentID: String?, userID: String, text: String?, custom: JSONObject?,

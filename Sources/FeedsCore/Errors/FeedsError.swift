@@ -56,6 +56,13 @@ public struct FeedsError: Error, Sendable, Equatable {
     public static func conflict(_ message: String, field: String? = nil) -> Self {
         .init(.conflict, message, field: field)
     }
+
+    /// The same error about item `index` of the batch `list`: its field becomes `list[index].field`.
+    public func inBatch(_ list: String, _ index: Int) -> Self {
+        var error = self
+        error.field = "\(list)[\(index)]" + (field.map { ".\($0)" } ?? "")
+        return error
+    }
 }
 
 extension FeedsError.Kind {

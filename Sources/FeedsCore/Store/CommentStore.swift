@@ -7,6 +7,9 @@ public protocol CommentStore: Sendable {
     /// Stores a comment (a taken id is a conflict); its linked uploads become attached.
     func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment
 
+    /// Stores all of `drafts` or none (AddCommentsBatch); a refusal names its item (`comments[i]`).
+    func addComments(_ drafts: [CommentDraft], by principal: Principal, logger: Logger) async throws -> [Comment]
+
     /// A comment `principal` may read, or nil, with `ownFieldsOf`'s own reactions.
     func comment(id: String, by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> Comment?
 

@@ -5,7 +5,7 @@ import FeedsUploads
 import FeedsWire
 import Logging
 
-/// AddComment, GetComment, UpdateComment (PATCH) and ReplaceComment (PUT), DeleteComment, GetComments,
+/// AddComment and AddCommentsBatch, GetComment, UpdateComment (PATCH) and ReplaceComment (PUT), DeleteComment, GetComments,
 /// GetCommentReplies and QueryComments. Who
 /// may do what is the store's to check (`CommentStore`); attachments that link uploads are
 /// owner-checked by the same linker as an activity's.
@@ -38,27 +38,54 @@ extension FeedsAPIImplementation {
         return .created(.init(body: .json(.init(comment: try await wire([comment], request)[0], duration: request.duration))))
     }
 
+    func addCommentsBatch(_ input: Operations.AddCommentsBatch.Input) async throws -> Operations.AddCommentsBatch.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        guard (1...CommentDraft.maxBatch).contains(body.comments.count) else {
+            throw FeedsError.input("comments holds 1 to \(CommentDraft.maxBatch) comments", field: "comments")
+        }
+        var items: [Comments<Store>.BatchItem] = []
+        for (index, comment) in body.comments.enumerated() {
+            do {
+                items.append(try item(comment, files: 0, request: request))
+            } catch let error as FeedsError {
+                throw error.inBatch("comments", index)
+            }
+        }
+        let made = try await comments.add(batch: items, principal: request.principal, logger: request.logger)
+        return .created(.init(body: .json(.init(comments: try await wire(made, request), duration: request.duration))))
+    }
+
     /// The request as the `Comments` service takes it: checked, then added.
     private func add(
         _ body: Components.Schemas.AddCommentRequest, files: [AttachedFile], settings: AppSettings, request: AuthenticatedRequest
     ) async throws -> Comment {
+        // Checked before any file is stored, so a bad comment stores nothing.
+        let item = try item(body, files: files.count, request: request)
+        return try await comments.add(
+            item.draft, given: item.given, files: files, settings: settings, notify: item.notify,
+            principal: request.principal, logger: request.logger)
+    }
+
+    /// An AddComment body, checked: its draft, its attachments by URL, and its notification.
+    private func item(_ body: Components.Schemas.AddCommentRequest, files: Int, request: AuthenticatedRequest) throws
+        -> Comments<Store>.BatchItem
+    {
         if let type = body.objectType, type.rawValue != "activity" {
             throw FeedsError.input("object_type is activity", field: "object_type")
         }
-        if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
+        if files == 0, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
         }
         let user = try Self.actingUser(request, body.userId ?? body.user?.id)
         let given: [JSONObject] = try body.attachments?.map { try recode($0) } ?? []
-        // Checked before any file is stored, so a bad comment stores nothing.
         let draft = try CommentDraft(
             id: body.id, activityID: body.objectId, parentID: body.parentId, userID: user, text: body.comment,
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, mentionedUserIDs: body.mentionedUserIds,
-            attachments: [], filesToCome: given.count + files.count)
-        return try await comments.add(
-            draft, given: given, files: files, settings: settings,
-            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification),
-            principal: request.principal, logger: request.logger)
+            attachments: [], filesToCome: given.count + files)
+        return Comments<Store>.BatchItem(
+            draft: draft, given: given,
+            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification))
     }
 
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {

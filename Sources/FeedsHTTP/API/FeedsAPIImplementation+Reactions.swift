@@ -112,6 +112,42 @@ extension FeedsAPIImplementation {
                         reactions: try found.reactions.map(Wire.reaction)))))
     }
 
+    func batchQueryActivityReactions(_ input: Operations.BatchQueryActivityReactions.Input) async throws
+        -> Operations.BatchQueryActivityReactions.Output
+    {
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let (reactions, next, request) = try await batchQuery(
+            body.activityIds, ofComments: false, user: body.userId ?? body.user?.id, filter: body.filter, sort: body.sort,
+            limit: body.limit, next: body.next, prev: body.prev)
+        return .created(.init(body: .json(.init(duration: request.duration, next: next, reactions: reactions))))
+    }
+
+    func batchQueryCommentReactions(_ input: Operations.BatchQueryCommentReactions.Input) async throws
+        -> Operations.BatchQueryCommentReactions.Output
+    {
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let (reactions, next, request) = try await batchQuery(
+            body.commentIds, ofComments: true, user: body.userId ?? body.user?.id, filter: body.filter, sort: body.sort,
+            limit: body.limit, next: body.next, prev: body.prev)
+        return .created(.init(body: .json(.init(duration: request.duration, next: next, reactions: reactions))))
+    }
+
+    /// One user's reactions (the caller's, or the one the server names) across the objects of `ids`.
+    private func batchQuery<Filter: Encodable>(
+        _ ids: [String], ofComments: Bool, user named: String?, filter: Filter?, sort: [Components.Schemas.SortParamRequest]?,
+        limit: Int32?, next: String?, prev: String?
+    ) async throws -> ([Components.Schemas.FeedsReactionResponse], String?, AuthenticatedRequest) {
+        let request = try request
+        let user = try Self.actingUser(request, named)
+        let page = try KeysetPage(
+            sort: (sort ?? []).map { ($0.field, $0.direction.map(Int.init)) }, limit: limit.map(Int.init), next: next, prev: prev,
+            kind: ReactionQuery.cursorKind, keyCount: 3, what: "reactions")
+        let query = try ReactionQuery(
+            batch: ids, ofComments: ofComments, userID: user, filter: try filter.map { try recode($0) }, page: page)
+        let found = try await store.queryReactions(query, by: request.principal, logger: request.logger)
+        return (try found.reactions.map(Wire.reaction), found.next?.token(kind: ReactionQuery.cursorKind), request)
+    }
+
     /// A reaction request's user and reaction, checked; sharing is refused.
     static func reaction(
         _ request: AuthenticatedRequest, type: String, custom: JSONObject?, enforceUnique: Bool?, targetFeeds: [String]?,

@@ -8,42 +8,64 @@ extension PostgresActivityStore {
     /// needs beyond what was sent: one round trip, no transaction. A deadlock (with a delete of its
     /// thread) wrote nothing, so it runs again (`ConflictRetry`).
     public func addComment(_ draft: CommentDraft, by principal: Principal, logger: Logger) async throws -> Comment {
+        try await ConflictRetry.run(logger: logger) {
+            try await client.withConnection { try await Self.insert(draft, on: $0, by: principal, logger: logger) }
+        }
+    }
+
+    /// All of `drafts` in one transaction, or none: the first refusal names its item.
+    public func addComments(_ drafts: [CommentDraft], by principal: Principal, logger: Logger) async throws -> [Comment] {
+        try await client.transaction(logger: logger) { connection in
+            var made: [Comment] = []
+            for (index, draft) in drafts.enumerated() {
+                do {
+                    made.append(try await Self.insert(draft, on: connection, by: principal, logger: logger))
+                } catch let error as FeedsError {
+                    throw error.inBatch("comments", index)
+                }
+            }
+            return made
+        }
+    }
+
+    /// One comment, on `connection`: its parent found (a reply's activity is its parent's), then
+    /// `InsertComment`, which checks the activity and the links in the statement that writes.
+    private static func insert(_ draft: CommentDraft, on connection: PostgresConnection, by principal: Principal, logger: Logger)
+        async throws -> Comment
+    {
         do {
-            return try await ConflictRetry.run(logger: logger) { try await client.withConnection { connection in
-                var activityID = draft.activityID
-                var depth = 0
-                if let parentID = draft.parentID {
-                    let parent = try await Self.parent(parentID, on: connection, logger: logger)
-                    if let activityID, activityID != parent.activityID {
-                        throw FeedsError.input("comment \(parentID) is on another activity", field: "parent_id")
-                    }
-                    activityID = parent.activityID
-                    depth = parent.depth + 1
-                    guard depth <= CommentDraft.maxDepth else {
-                        throw FeedsError.input("replies nest at most \(CommentDraft.maxDepth) deep", field: "parent_id")
-                    }
+            var activityID = draft.activityID
+            var depth = 0
+            if let parentID = draft.parentID {
+                let parent = try await parent(parentID, on: connection, logger: logger)
+                if let activityID, activityID != parent.activityID {
+                    throw FeedsError.input("comment \(parentID) is on another activity", field: "parent_id")
                 }
-                guard let activityID else { throw FeedsError.input("name the activity", field: "object_id") }
-                let insert = InsertComment(draft, activityID: activityID, depth: depth, reader: principal.userID)
-                var stored: InsertComment.Stored?
-                for try await outcome in try await connection.execute(insert, logger: logger) {
-                    guard outcome.made else { throw Self.refusal(outcome, activityID: activityID, linked: insert.linked) }
-                    stored = outcome.stored
+                activityID = parent.activityID
+                depth = parent.depth + 1
+                guard depth <= CommentDraft.maxDepth else {
+                    throw FeedsError.input("replies nest at most \(CommentDraft.maxDepth) deep", field: "parent_id")
                 }
-                // A new comment is what was sent, with no replies or reactions yet.
-                if let stored, let user = stored.user {
-                    return Comment(
-                        id: draft.id, activityID: activityID, parentID: draft.parentID, depth: depth, user: user,
-                        text: draft.text,
-                        custom: draft.custom, mentionedUserIDs: draft.mentionedUserIDs, attachments: draft.attachments,
-                        replyCount: 0, createdAt: stored.created, updatedAt: stored.updated, editedAt: nil, deletedAt: nil)
-                }
-                guard let comment = try await Self.comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger)
-                else {
-                    throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
-                }
-                return comment
-            } }
+            }
+            guard let activityID else { throw FeedsError.input("name the activity", field: "object_id") }
+            let insert = InsertComment(draft, activityID: activityID, depth: depth, reader: principal.userID)
+            var stored: InsertComment.Stored?
+            for try await outcome in try await connection.execute(insert, logger: logger) {
+                guard outcome.made else { throw refusal(outcome, activityID: activityID, linked: insert.linked) }
+                stored = outcome.stored
+            }
+            // A new comment is what was sent, with no replies or reactions yet.
+            if let stored, let user = stored.user {
+                return Comment(
+                    id: draft.id, activityID: activityID, parentID: draft.parentID, depth: depth, user: user,
+                    text: draft.text,
+                    custom: draft.custom, mentionedUserIDs: draft.mentionedUserIDs, attachments: draft.attachments,
+                    replyCount: 0, createdAt: stored.created, updatedAt: stored.updated, editedAt: nil, deletedAt: nil)
+            }
+            guard let comment = try await comment(draft.id, ownFieldsOf: draft.userID, on: connection, logger: logger) else {
+                throw FeedsError(.internal, "comment \(draft.id) vanished as it was made")
+            }
+            return comment
         } catch let error as PSQLError where error.isUniqueViolation(of: "comments_pkey") {
             throw FeedsError.conflict("a comment with id \(draft.id) exists already", field: "id")
         } catch let error as PSQLError where error.isForeignKeyViolation(of: "comments_parent_id_fkey") {

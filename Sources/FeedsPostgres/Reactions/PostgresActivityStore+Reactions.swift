@@ -84,39 +84,62 @@ extension PostgresActivityStore {
     }
 
     public func queryReactions(_ query: ReactionQuery, by principal: Principal, logger: Logger) async throws -> ReactionPage {
-        var activityID = query.activityID
-        let (table, key, objectID): (String, String, String)
-        if let commentID = query.commentID {
-            activityID = try await readableComment(commentID, principal: principal, logger: logger).activityID
-            (table, key, objectID) = (CommentReactions.table, CommentReactions.key, commentID)
+        // Each object asked of that the principal may read, with its activity (an activity is its own).
+        var activityOf: [String: String] = [:]
+        let (table, key): (String, String)
+        if let (ids, ofComments) = query.batch {
+            if ofComments {
+                for comment in try await comments(ids: ids, by: principal, ownFieldsOf: nil, logger: logger) {
+                    activityOf[comment.id] = comment.activityID
+                }
+            } else {
+                for id in try await readable(ids, principal: principal, logger: logger) { activityOf[id] = id }
+            }
+            (table, key) = ofComments ? (CommentReactions.table, CommentReactions.key) : (ActivityReactions.table, ActivityReactions.key)
+        } else if let commentID = query.commentID {
+            activityOf[commentID] = try await readableComment(commentID, principal: principal, logger: logger).activityID
+            (table, key) = (CommentReactions.table, CommentReactions.key)
         } else {
             try await readable(query.activityID, principal: principal, logger: logger)
-            (table, key, objectID) = (ActivityReactions.table, ActivityReactions.key, query.activityID)
+            activityOf[query.activityID] = query.activityID
+            (table, key) = (ActivityReactions.table, ActivityReactions.key)
         }
+        guard !activityOf.isEmpty else { return ReactionPage(reactions: [], next: nil) }
+        let objects = activityOf.keys.sorted()
         var bind = SQLBinds()
         var sql = """
-            SELECT \(EngagementColumns.micros("r.created_at")), r.user_id, r.type, r.custom::text, r.created_at, r.updated_at,
-                \(UserRow.columns(alias: "u"))
-            FROM \(table) r JOIN users u ON u.id = r.user_id WHERE r.\(key) = \(try bind(objectID))
+            SELECT \(EngagementColumns.micros("r.created_at")), r.user_id, r.\(key), r.type, r.custom::text, r.created_at,
+                r.updated_at, \(UserRow.columns(alias: "u"))
+            FROM \(table) r JOIN users u ON u.id = r.user_id
             """
+        sql += objects.count == 1 ? " WHERE r.\(key) = \(try bind(objects[0]))" : " WHERE r.\(key) = ANY(\(try bind(objects)))"
         if let types = query.types { sql += " AND r.type = ANY(\(try bind(types)))" }
         if let users = query.userIDs { sql += " AND r.user_id = ANY(\(try bind(users)))" }
         if let reader = principal.userID { sql += " AND \(Unblocked.predicate("r.user_id", try bind(reader)))" }
         for bound in query.createdAt { sql += " AND r.created_at \(bound.comparison) \(try bind.time(bound.date))" }
-        let order = query.page.ascending ? "ASC" : "DESC"
+        // A batch's order needs the object too: one user's reactions of a type to two objects may share a time.
+        let order = query.page.ascending ? "ASC" : "DESC", batch = query.batch != nil
+        let keys = batch ? "r.created_at, r.user_id, r.type, r.\(key)" : "r.created_at, r.user_id, r.type"
         if let cursor = query.page.cursor {
-            sql += " AND (r.created_at, r.user_id, r.type) \(query.page.ascending ? ">" : "<")"
-            sql += " (\(try bind.time(microseconds: cursor.micros)), \(try bind(cursor.keys[0])), \(try bind(cursor.keys[1])))"
+            sql += " AND (\(keys)) \(query.page.ascending ? ">" : "<") (\(try bind.time(microseconds: cursor.micros))"
+            for value in cursor.keys { sql += ", \(try bind(value))" }
+            sql += ")"
         }
-        sql += " ORDER BY r.created_at \(order), r.user_id \(order), r.type \(order) LIMIT \(try bind(query.page.limit + 1))"
-        var rows: [(micros: Int64, user: String, reaction: Reaction)] = []
+        sql += " ORDER BY " + keys.split(separator: ",").map { "\($0) \(order)" }.joined(separator: ",")
+        sql += " LIMIT \(try bind(query.page.limit + 1))"
+        var rows: [(micros: Int64, user: String, object: String, reaction: Reaction)] = []
         for try await row in try await reads.query(bind.query(sql), logger: logger) {
             var columns = RowReader(row)
-            let micros: Int64 = try columns.next(), user: String = try columns.next()
-            rows.append((micros, user, try ReactionRow.reaction(&columns, activityID: activityID, commentID: query.commentID)))
+            let micros: Int64 = try columns.next(), user: String = try columns.next(), object: String = try columns.next()
+            let comment = table == CommentReactions.table ? object : nil
+            rows.append(
+                (micros, user, object,
+                 try ReactionRow.reaction(&columns, activityID: activityOf[object] ?? object, commentID: comment)))
         }
         let (page, next) = keysetPage(rows, limit: query.page.limit) {
-            KeysetCursor(ascending: query.page.ascending, micros: $0.micros, keys: [$0.user, $0.reaction.type])
+            KeysetCursor(
+                ascending: query.page.ascending, micros: $0.micros,
+                keys: batch ? [$0.user, $0.reaction.type, $0.object] : [$0.user, $0.reaction.type])
         }
         return ReactionPage(reactions: page.map(\.reaction), next: next)
     }
@@ -170,6 +193,16 @@ extension PostgresActivityStore {
             throw FeedsError.notFound("activity \(id) does not exist")
         }
         return activity
+    }
+
+    /// Of `ids`, the live activities `principal` may read.
+    private func readable(_ ids: [String], principal: Principal, logger: Logger) async throws -> [String] {
+        var bind = SQLBinds()
+        var sql = "SELECT a.id FROM activities a WHERE a.id = ANY(\(try bind(ids))) AND \(ActivityLive.predicate("a"))"
+        if let user = principal.userID { sql += " AND \(ActivityReadable.predicate(activity: "a", user: try bind(user)))" }
+        var found: [String] = []
+        for try await id in try await reads.query(bind.query(sql), logger: logger).decode(String.self) { found.append(id) }
+        return found
     }
 
     /// Refuses an activity that is deleted, missing, or not `principal`'s to read, as missing.

@@ -40,6 +40,40 @@ package struct Comments<Store: ActivityStore>: Sendable {
         return comment
     }
 
+    /// One comment of AddCommentsBatch: checked, with its attachments (by URL) still to link.
+    package struct BatchItem: Sendable {
+        package var draft: CommentDraft
+        package var given: [JSONObject]
+        package var notify: NotificationRequest?
+
+        package init(draft: CommentDraft, given: [JSONObject], notify: NotificationRequest?) {
+            (self.draft, self.given, self.notify) = (draft, given, notify)
+        }
+    }
+
+    /// AddCommentsBatch: every item's attachments linked, then all of them stored in one
+    /// transaction or none; then each one's event and notification, as AddComment's.
+    package func add(batch items: [BatchItem], principal: Principal, logger: Logger) async throws -> [Comment] {
+        var drafts: [CommentDraft] = []
+        for (index, item) in items.enumerated() {
+            do {
+                var draft = item.draft
+                try Self.checkCount(item.given.count)
+                draft.attachments = try await uploads.pipeline.linker.link(
+                    item.given, principal: principal, field: "attachments", logger: logger)
+                drafts.append(draft)
+            } catch let error as FeedsError {
+                throw error.inBatch("comments", index)
+            }
+        }
+        let made = try await store.addComments(drafts, by: principal, logger: logger)
+        for (comment, item) in zip(made, items) {
+            events.comment("feeds.comment.added", comment, logger: logger)
+            if let notify = item.notify { try await notifier.commented(comment, copyCustom: notify.copyCustom, logger: logger) }
+        }
+        return made
+    }
+
     /// UpdateComment, ReplaceComment and UpdateCommentPartial: `change`, with `given` attachments
     /// (nil: unchanged) linked as the comment's; `replacing` needs text or attachments left.
     package func update(

@@ -1,4 +1,6 @@
-"""Steps: comments (add, reply, thread, replies, get, update, partial update, delete, restore), comment_count, bookmarks of comments, and reactions to comments."""
+"""Steps: comments (add, reply, thread, replies, get, update, partial update, delete, restore), comment_count, bookmarks of comments, batches, and reactions to comments."""
+
+from getstream.models import AddCommentRequest
 
 from support import check_decoded, expect_equal, step
 
@@ -46,6 +48,27 @@ def comment_bookmarks(run):
     removed = run.client.feeds.delete_comment_bookmark(top, user_id=run.bob).data
     check_decoded(removed)
     expect_equal(removed.bookmark.comment.bookmark_count, 0, "bookmark_count after delete_comment_bookmark")
+
+
+@step
+def comments_batch_and_their_reactions(run):
+    note = run.notes[2]
+    made = run.client.feeds.add_comments_batch(
+        comments=[
+            AddCommentRequest(comment="First of two", object_id=note, object_type="activity", user_id=run.alice),
+            AddCommentRequest(comment="Second of two", object_id=note, object_type="activity", user_id=run.bob),
+        ]
+    ).data
+    check_decoded(made)
+    expect_equal([(c.text, c.user.id) for c in made.comments], [("First of two", run.alice), ("Second of two", run.bob)], "the batch")
+    ids = [c.id for c in made.comments]
+    for comment_id in ids:
+        run.client.feeds.add_comment_reaction(comment_id, type="like", user_id=run.alice)
+    found = run.client.feeds.batch_query_comment_reactions(comment_ids=ids, user_id=run.alice).data
+    check_decoded(found)
+    expect_equal(sorted(r.comment_id for r in found.reactions), sorted(ids), "alice's likes on the two comments")
+    for comment_id in ids:
+        run.client.feeds.delete_comment(comment_id, hard_delete=True)
 
 
 @step

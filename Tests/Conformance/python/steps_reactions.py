@@ -1,4 +1,4 @@
-"""Steps: reactions to activities (add, enforce_unique, query, delete) and bookmarks with folders."""
+"""Steps: reactions to activities (add, enforce_unique, query, one user's across many, delete) and bookmarks with folders."""
 
 from getstream.models import AddFolderRequest
 
@@ -30,6 +30,23 @@ def reactions_query(run):
     ).data
     users = {data.reactions[0].user.id, rest.reactions[0].user.id}
     expect_equal(users, {run.alice, run.bob}, "who reacted with heart, over two pages")
+
+
+@step
+def reactions_batch_query(run):
+    # bob's reactions across two notes (a heart on the first, from reactions_query), and one not there.
+    run.client.feeds.add_activity_reaction(run.notes[1], type="like", user_id=run.bob)
+    data = run.client.feeds.batch_query_activity_reactions(
+        activity_ids=[run.notes[0], run.notes[1], "no-such-activity"], user_id=run.bob, limit=1
+    ).data
+    check_decoded(data)
+    rest = run.client.feeds.batch_query_activity_reactions(
+        activity_ids=[run.notes[0], run.notes[1]], user_id=run.bob, limit=1, next=data.next
+    ).data
+    check_decoded(rest)
+    found = {(r.activity_id, r.type, r.user.id) for r in data.reactions + rest.reactions}
+    expect_equal(found, {(run.notes[0], "heart", run.bob), (run.notes[1], "like", run.bob)}, "bob's reactions, over two pages")
+    run.client.feeds.delete_activity_reaction(run.notes[1], "like", user_id=run.bob)
 
 
 @step
