@@ -17,6 +17,13 @@ public struct ActivityDraft: Sendable, Hashable {
     /// The poll it carries (AddActivity's `poll_id`), checked by the caller.
     public var pollID: String?
 
+    /// Whether writing this draft over `activity` would change what it holds.
+    public func changes(_ activity: Activity) -> Bool {
+        type != activity.type || text != activity.text || feeds.map(\.description) != activity.feeds
+            || visibility != activity.visibility || visibilityTag != activity.visibilityTag
+            || restrictReplies != activity.restrictReplies || custom != activity.custom || attachments != activity.attachments
+    }
+
     /// Validates the raw fields of AddActivity / UpdateActivity.
     public init(
         id: String?, type: String?, userID: String, text: String?, feeds: [String]?, visibility: String?,

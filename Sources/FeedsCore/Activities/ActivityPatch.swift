@@ -28,12 +28,26 @@ public struct ActivityPatch: Sendable, Hashable {
         }
     }
 
-    /// Applies the patch to the draft made from the stored activity, validating the result.
-    /// `linked` is `requestedAttachments()` linked, when the patch sets attachments.
-    public func apply(to activity: Activity, linked: [StoredAttachment]? = nil) throws(FeedsError) -> ActivityDraft {
+    /// Top-level fields that `unset` may clear.
+    public static let unsettableFields: Set<String> = ["text", "custom", "attachments", "visibility_tag"]
+
+    /// The checks that need no activity: something to change, and only fields that may change.
+    public func check() throws(FeedsError) {
         guard !set.isEmpty || !unset.isEmpty else {
             throw .input("set or unset must name at least one field", field: "set")
         }
+        for key in set.keys.sorted() where Self.customKey(key) == nil && !Self.settableFields.contains(key) {
+            throw .input("\"\(key)\" cannot be set", field: "set.\(key)")
+        }
+        for key in unset where Self.customKey(key) == nil && !Self.unsettableFields.contains(key) {
+            throw .input("\"\(key)\" cannot be unset", field: "unset")
+        }
+    }
+
+    /// Applies the patch to the draft made from the stored activity, validating the result.
+    /// `linked` is `requestedAttachments()` linked, when the patch sets attachments.
+    public func apply(to activity: Activity, linked: [StoredAttachment]? = nil) throws(FeedsError) -> ActivityDraft {
+        try check()
         var text = activity.text
         var type: String? = activity.type
         var custom = activity.custom

@@ -19,6 +19,13 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
         id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity
 
+    /// Rewrites the live activities of `ids` in one transaction (UpdateActivitiesPartialBatch):
+    /// `change` sees each (locked, in id order) and returns its new content, nil to leave it
+    /// (skipped), or throws to write none of them. Returns those written, in the order of `ids`.
+    func updateActivities(
+        ids: [String], by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft?
+    ) async throws -> [Activity]
+
     /// Brings back a soft-deleted activity (its owner's, or any for `mayRestore`'s yes): live again,
     /// in its feeds (and, through the fan-out, its followers' timelines), with its reactions,
     /// comments and files. 404 when there is no such activity; 400 when it is not deleted or has

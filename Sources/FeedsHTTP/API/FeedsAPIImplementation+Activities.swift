@@ -154,6 +154,35 @@ extension FeedsAPIImplementation {
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 
+    func updateActivitiesPartialBatch(_ input: Operations.UpdateActivitiesPartialBatch.Input) async throws
+        -> Operations.UpdateActivitiesPartialBatch.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        guard (1...ActivityQuery.maxLimit).contains(body.changes.count) else {
+            throw FeedsError.input("changes holds 1 to \(ActivityQuery.maxLimit) changes", field: "changes")
+        }
+        var patches: [(id: String, patch: ActivityPatch)] = []
+        for (index, change) in body.changes.enumerated() {
+            guard (1...255).contains(change.activityId.utf8.count) else {
+                throw FeedsError.input("an activity id is 1 to 255 bytes", field: "changes[\(index)].activity_id")
+            }
+            // Two changes to one activity would depend on their order: name each once.
+            guard !patches.contains(where: { $0.id == change.activityId }) else {
+                throw FeedsError.input("activity \(change.activityId) is changed twice", field: "changes[\(index)].activity_id")
+            }
+            do {
+                let patch = ActivityPatch(set: try change.set.map { try recode($0) } ?? [:], unset: change.unset ?? [])
+                try patch.check()
+                patches.append((change.activityId, patch))
+            } catch let error as FeedsError {
+                throw error.inBatch("changes", index)
+            }
+        }
+        let updated = try await activities.update(batch: patches, principal: request.principal, logger: request.logger)
+        return .ok(.init(body: .json(.init(activities: try updated.map(wire), duration: request.duration))))
+    }
+
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
         let request = try request
         let deleted = try await activities.delete(

@@ -90,55 +90,92 @@ public struct PostgresActivityStore: ActivityStore {
     public func updateActivity(
         id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity {
-        try await client.transaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                SELECT \(unescaped: ActivityRow.columns) FROM activities a JOIN users u ON u.id = a.user_id
-                WHERE a.id = \(id) AND \(unescaped: ActivityLive.predicate("a")) FOR NO KEY UPDATE OF a
-                """,
-                logger: logger
-            )
-            var current: Activity?
-            for try await row in rows { current = try ActivityRow.decode(row).activity }
-            guard let current else { throw FeedsError.notFound("activity \(id) does not exist") }
-            let draft = try change(current)
-            let feeds = draft.feeds.map(\.description)
-            let added = draft.feeds.filter { !current.feeds.contains($0.description) }
-            try await Self.checkPostable(added, by: principal, on: connection, logger: logger)
-            try await connection.query(
-                """
-                UPDATE activities SET type = \(draft.type), text = \(draft.text), feeds = \(feeds),
-                    visibility = \(draft.visibility.rawValue), visibility_tag = \(draft.visibilityTag),
-                    restrict_replies = \(draft.restrictReplies), custom = \(JSONText.encode(draft.custom))::jsonb,
-                    updated_at = now(), edited_at = now()
-                WHERE id = \(id)
-                """,
-                logger: logger
-            )
-            if feeds != current.feeds {
-                try await connection.query("DELETE FROM activity_feeds WHERE activity_id = \(id)", logger: logger)
-                try await connection.query(
-                    """
-                    INSERT INTO activity_feeds (feed, created_at, activity_id)
-                    SELECT f, a.created_at, a.id FROM activities a, unnest(\(feeds)::text[]) AS f WHERE a.id = \(id)
-                    ORDER BY f
-                    """,
-                    logger: logger
-                )
-                try await Self.ensureFeeds(draft.feeds, creatorID: draft.userID, on: connection, logger: logger)
-            }
-            if draft.attachments != current.attachments {
-                let held = current.attachments.compactMap(\.objectKey?.rawValue)
-                try await Self.lockObjects(held, on: connection, logger: logger)
-                try await connection.query("DELETE FROM attachments WHERE activity_id = \(id)", logger: logger)
-                try await Self.insertAttachments(draft.attachments, activityID: id, on: connection, logger: logger)
-                try await Self.release(held, on: connection, logger: logger)
-            }
+        let written = try await client.transaction(logger: logger) { connection in
+            let current = try await Self.locked([id], on: connection, logger: logger)
+            guard let current = current.first else { throw FeedsError.notFound("activity \(id) does not exist") }
+            try await Self.write(try change(current), over: current, by: principal, on: connection, logger: logger)
+            return current.id
         }
-        guard let activity = try await activity(id: id, viewer: .server, logger: logger) else {
+        guard let activity = try await activity(id: written, viewer: .server, logger: logger) else {
             throw FeedsError.notFound("activity \(id) does not exist")
         }
         return activity
+    }
+
+    public func updateActivities(
+        ids: [String], by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft?
+    ) async throws -> [Activity] {
+        let written: [String] = try await client.transaction(logger: logger) { connection in
+            var written: [String] = []
+            for current in try await Self.locked(ids, on: connection, logger: logger) {
+                guard let draft = try change(current) else { continue }
+                try await Self.write(draft, over: current, by: principal, on: connection, logger: logger)
+                written.append(current.id)
+            }
+            return written
+        }
+        guard !written.isEmpty else { return [] }
+        var read = ActivityQuery(viewer: .server, limit: ActivityQuery.maxLimit)
+        read.ids = written
+        let found = Dictionary(
+            try await queryActivities(read, logger: logger).activities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { found[$0] }
+    }
+
+    /// The live activities of `ids`, locked for an update, in id order (as every writer of
+    /// several activities locks them, so that two never wait on each other).
+    private static func locked(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [Activity] {
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: ActivityRow.columns) FROM activities a JOIN users u ON u.id = a.user_id
+            WHERE a.id = ANY(\(ids)) AND \(unescaped: ActivityLive.predicate("a")) ORDER BY a.id FOR NO KEY UPDATE OF a
+            """,
+            logger: logger
+        )
+        var found: [Activity] = []
+        for try await row in rows { found.append(try ActivityRow.decode(row).activity) }
+        return found
+    }
+
+    /// Writes `draft` over the locked activity `current`: its row, its feeds (those it moves into
+    /// must be the principal's to post into) and its attachments.
+    private static func write(
+        _ draft: ActivityDraft, over current: Activity, by principal: Principal, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let id = current.id
+        let feeds = draft.feeds.map(\.description)
+        let added = draft.feeds.filter { !current.feeds.contains($0.description) }
+        try await checkPostable(added, by: principal, on: connection, logger: logger)
+        try await connection.query(
+            """
+            UPDATE activities SET type = \(draft.type), text = \(draft.text), feeds = \(feeds),
+                visibility = \(draft.visibility.rawValue), visibility_tag = \(draft.visibilityTag),
+                restrict_replies = \(draft.restrictReplies), custom = \(JSONText.encode(draft.custom))::jsonb,
+                updated_at = now(), edited_at = now()
+            WHERE id = \(id)
+            """,
+            logger: logger
+        )
+        if feeds != current.feeds {
+            try await connection.query("DELETE FROM activity_feeds WHERE activity_id = \(id)", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO activity_feeds (feed, created_at, activity_id)
+                SELECT f, a.created_at, a.id FROM activities a, unnest(\(feeds)::text[]) AS f WHERE a.id = \(id)
+                ORDER BY f
+                """,
+                logger: logger
+            )
+            try await ensureFeeds(draft.feeds, creatorID: draft.userID, on: connection, logger: logger)
+        }
+        if draft.attachments != current.attachments {
+            let held = current.attachments.compactMap(\.objectKey?.rawValue)
+            try await lockObjects(held, on: connection, logger: logger)
+            try await connection.query("DELETE FROM attachments WHERE activity_id = \(id)", logger: logger)
+            try await insertAttachments(draft.attachments, activityID: id, on: connection, logger: logger)
+            try await release(held, on: connection, logger: logger)
+        }
     }
 
     public func deleteActivities(

@@ -91,6 +91,39 @@ package struct Activities<Store: ActivityStore>: Sendable {
         return activity
     }
 
+    /// UpdateActivitiesPartialBatch: each of `patches` (by activity id) applied to its activity,
+    /// all in one transaction. An activity that is missing, not the caller's, or left as it was
+    /// is skipped; a patch that is wrong fails the whole batch, its item named (`changes[i]`).
+    package func update(batch patches: [(id: String, patch: ActivityPatch)], principal: Principal, logger: Logger)
+        async throws -> [Activity]
+    {
+        var changes: [String: (index: Int, patch: ActivityPatch, linked: [StoredAttachment]?)] = [:]
+        for (index, item) in patches.enumerated() {
+            do {
+                var linked: [StoredAttachment]?
+                if let given = try item.patch.requestedAttachments() {
+                    linked = try await link(given, into: item.id, principal: principal, field: "set.attachments", logger: logger)
+                }
+                changes[item.id] = (index, item.patch, linked)
+            } catch let error as FeedsError {
+                throw error.inBatch("changes", index)
+            }
+        }
+        let (groups, planned) = (feedGroups.current, changes)
+        let written = try await store.updateActivities(ids: patches.map(\.id), by: principal, logger: logger) { current in
+            guard principal.mayModify(ownedBy: current.user.id), let change = planned[current.id] else { return nil }
+            do {
+                let draft = try change.patch.apply(to: current, linked: change.linked)
+                try groups.requireAll(draft.feeds, field: "set.feeds")
+                return draft.changes(current) ? draft : nil
+            } catch let error as FeedsError {
+                throw error.inBatch("changes", change.index)
+            }
+        }
+        for activity in written { events.activity("feeds.activity.updated", activity, actor: activity.user) }
+        return written
+    }
+
     /// Attachments an update sends, linked as a create links them; the objects the activity holds
     /// already may be sent back by its editor, as a GET returned them (read only when an object
     /// is not the caller's). The store's transaction refuses any object claimed for deletion meanwhile.

@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta, timezone
 
-from getstream.models import Attachment
+from getstream.models import Attachment, UpdateActivityPartialChangeRequest
 
 from support import check_activity, check_decoded, expect_api_error, expect_equal, fetch, page_through, step
 
@@ -130,6 +130,25 @@ def activity_update_partial(run):
     expect_equal(activity.text, "Patched", "text")
     expect_equal(activity.custom, {"mood": "foggy"}, "custom")
     expect_equal(run.client.feeds.get_activity(id=added.id).data.activity.text, "Patched", "text read back")
+
+
+@step
+def activities_update_partial_batch(run):
+    ids = [
+        run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text=text, user_id=run.alice).data.activity.id
+        for text in ("draft one", "draft two")
+    ]
+    data = run.client.feeds.update_activities_partial_batch(
+        changes=[
+            UpdateActivityPartialChangeRequest(activity_id=ids[1], set={"text": "final two"}),
+            UpdateActivityPartialChangeRequest(activity_id=ids[0], set={"custom.stage": "done"}),
+            UpdateActivityPartialChangeRequest(activity_id="no-such-activity", set={"text": "skipped"}),
+        ]
+    ).data
+    check_decoded(data)
+    expect_equal([a.id for a in data.activities], [ids[1], ids[0]], "the activities updated, in order, without the missing one")
+    expect_equal((data.activities[0].text, data.activities[1].custom), ("final two", {"stage": "done"}), "their changes")
+    check_decoded(run.client.feeds.delete_activities(ids=ids, hard_delete=True).data)
 
 
 @step
