@@ -41,6 +41,7 @@ import Testing
         // What belongs to one user.
         "bookmark_folders": .distributed(group: "user", column: "user_id"),
         "user_blocks": .distributed(group: "user", column: "user_id"),
+        "devices": .distributed(group: "user", column: "user_id"),
         "user_name_words": .distributed(group: "user", column: "user_id"),
         "idempotency_keys": .distributed(group: "user", column: "principal"),
         "link_previews": .distributed(group: "url", column: "url"),
@@ -79,6 +80,9 @@ import Testing
         // bookmark's folder is checked by the write that files it.
         "bookmark_folders: unique index bookmark_folders_pkey (id) lacks user_id",
         "bookmarks: foreign key to bookmark_folders crosses from group activity to group user",
+        // A device is keyed by its push token; at the cutover by (user_id, id), and a token that
+        // moves to another user is deleted from the first's shard by the write that moves it.
+        "devices: unique index devices_pkey (id) lacks user_id",
         // A notification is keyed by its own id; at the cutover by (feed, id).
         "notifications: unique index notifications_pkey (id) lacks feed",
         // References across groups become checks in the write that makes them, and the deletes

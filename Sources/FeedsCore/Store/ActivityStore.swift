@@ -1,7 +1,7 @@
 import Logging
 
 /// Where activities, feeds and users live. The Postgres store implements it; handlers are generic over it.
-public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, CommentStore, BlockStore {
+public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, CommentStore, BlockStore, DeviceStore {
     /// Stores a new activity (creating its user and feeds on first use). A taken id is a conflict;
     /// a user `poster` may post only to feeds of theirs or new ones (not allowed otherwise).
     /// `recording`, when given, records the idempotent reply in the same transaction.

@@ -31,6 +31,43 @@ extension FeedsAPIImplementation {
         return .created(.init(body: .json(try await followBatch(body))))
     }
 
+    /// GetOrCreateFollow: FollowBatch's rule for one follow (the existing one as it is, only a new one announced).
+    func getOrCreateFollow(_ input: Operations.GetOrCreateFollow.Input) async throws -> Operations.GetOrCreateFollow.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let asked = (
+            try Self.input(body, field: ""),
+            NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification)
+        )
+        let made = try await follows.follow([asked], batch: true, principal: request.principal, logger: request.logger)
+        guard let first = made.first else { throw FeedsError(.internal, "the follow was neither made nor found") }
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        created: first.created, duration: request.duration,
+                        follow: try Wire.follow(first.follow, viewer: request.principal),
+                        notificationCreated: first.created && asked.1 != nil))))
+    }
+
+    /// GetOrCreateUnfollow: Unfollow that is no error when there is no such follow.
+    func getOrCreateUnfollow(_ input: Operations.GetOrCreateUnfollow.Input) async throws
+        -> Operations.GetOrCreateUnfollow.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let pair = UnfollowPair(
+            source: try FeedID(body.source, field: "source"), target: try FeedID(body.target, field: "target"),
+            keepHistory: body.keepHistory ?? false)
+        let ended = try await follows.unfollow([pair], skipMissing: true, principal: request.principal, logger: request.logger)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        deleted: !ended.isEmpty, duration: request.duration,
+                        follow: try ended.first.map { try Wire.follow($0, viewer: request.principal) }))))
+    }
+
     private func followBatch(_ body: Components.Schemas.FollowBatchRequest) async throws -> Components.Schemas.FollowBatchResponse
     {
         let request = try request

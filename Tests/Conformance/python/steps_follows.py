@@ -145,3 +145,20 @@ def update_follow_and_unfollow_in_batches(run):
     ).data
     check_decoded(ended)
     expect_equal([f.target_feed.feed for f in ended.follows], [run.bob_feed], "the batch's follow ended")
+
+
+@step
+def get_or_create_one_follow_and_unfollow(run):
+    user = f"single-{run.suffix}"
+    made = run.client.feeds.get_or_create_follow(source=f"timeline:{user}", target=run.alice_feed).data
+    check_decoded(made)
+    expect_equal((made.created, made.follow.target_feed.feed, made.follow.status), (True, run.alice_feed, "accepted"), "a new follow")
+    again = run.client.feeds.get_or_create_follow(source=f"timeline:{user}", target=run.alice_feed).data
+    check_decoded(again)
+    expect_equal((again.created, again.follow.created_at), (False, made.follow.created_at), "the same follow, not made again")
+    ended = run.client.feeds.get_or_create_unfollow(source=f"timeline:{user}", target=run.alice_feed).data
+    check_decoded(ended)
+    expect_equal((ended.deleted, ended.follow.target_feed.feed), (True, run.alice_feed), "the follow ended")
+    none = run.client.feeds.get_or_create_unfollow(source=f"timeline:{user}", target=run.alice_feed).data
+    check_decoded(none)
+    expect_equal((none.deleted, none.follow), (False, None), "no follow to end, and no error")

@@ -95,6 +95,22 @@ def users_blocked_listed_and_unblocked(run):
 
 
 @step
+def devices_registered_listed_and_removed(run):
+    token = f"push-token-{run.suffix}"
+    check_decoded(run.client.create_device(id=token, push_provider="firebase", push_provider_name="main", user_id=run.alice).data)
+    check_decoded(run.client.create_device(id=token, push_provider="firebase", user_id=run.alice).data)
+    listed = run.client.list_devices(user_id=run.alice).data
+    check_decoded(listed)
+    expect_equal(
+        [(d.id, d.push_provider, d.push_provider_name, d.user_id) for d in listed.devices],
+        [(token, "firebase", "main", run.alice)],
+        "alice's one device, registered twice",
+    )
+    check_decoded(run.client.delete_device(id=token, user_id=run.alice).data)
+    expect_equal(run.client.list_devices(user_id=run.alice).data.devices, [], "alice's devices once removed")
+
+
+@step
 def app_get(run):
     response = run.client.get_app()
     check_decoded(response.data)
