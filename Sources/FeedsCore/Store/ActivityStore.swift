@@ -19,6 +19,12 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
         id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity
 
+    /// UpsertActivities: each draft added as `addActivity` adds it, or written over the live
+    /// activity of its id (its owner's or the server's; its owner stays), all in one transaction
+    /// or none, a refusal naming its item (`activities[i]`). Returns each with whether it is new.
+    func upsertActivities(_ drafts: [ActivityDraft], by principal: Principal, logger: Logger) async throws
+        -> [(activity: Activity, created: Bool)]
+
     /// Rewrites the live activities of `ids` in one transaction (UpdateActivitiesPartialBatch):
     /// `change` sees each (locked, in id order) and returns its new content, nil to leave it
     /// (skipped), or throws to write none of them. Returns those written, in the order of `ids`.

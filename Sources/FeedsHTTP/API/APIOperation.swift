@@ -104,6 +104,7 @@ struct APIOperation: Sendable {
         .init(.post, "/api/v2/feeds/activities/{id}/reactions/query", "QueryActivityReactions", .read),
         .init(.post, "/api/v2/feeds/activities/reactions/query", "BatchQueryActivityReactions", .read),
         .init(.patch, "/api/v2/feeds/activities/batch/partial", "UpdateActivitiesPartialBatch", .write),
+        .init(.post, "/api/v2/feeds/activities/batch", "UpsertActivities", .write),
         .init(.delete, "/api/v2/feeds/activities/{id}/reactions/{type}", "DeleteActivityReaction", .write),
         .init(.post, "/api/v2/feeds/activities/{id}/bookmarks", "AddBookmark", .write),
         .init(.patch, "/api/v2/feeds/activities/{id}/bookmarks", "UpdateBookmark", .write),

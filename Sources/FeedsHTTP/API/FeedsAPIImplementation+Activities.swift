@@ -94,8 +94,43 @@ extension FeedsAPIImplementation {
         _ body: Components.Schemas.AddActivityRequest, uploads files: [AttachedFile], settings: AppSettings,
         recording: IdempotentRecord<Activity>?, request: AuthenticatedRequest
     ) async throws -> Activity {
+        let item = try item(body, files: files.count, request: request)
+        return try await activities.add(
+            item.draft, given: item.given, files: files, pollID: body.pollId, mentions: item.mentions, settings: settings,
+            recording: recording, principal: request.principal, logger: request.logger)
+    }
+
+    func upsertActivities(_ input: Operations.UpsertActivities.Input) async throws -> Operations.UpsertActivities.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        guard (1...ActivityQuery.maxLimit).contains(body.activities.count) else {
+            throw FeedsError.input("activities holds 1 to \(ActivityQuery.maxLimit) activities", field: "activities")
+        }
+        var items: [Activities<Store>.UpsertItem] = []
+        for (index, activity) in body.activities.enumerated() {
+            do {
+                if activity.pollId != nil { throw FeedsError.input("a poll is posted with AddActivity", field: "poll_id") }
+                let item = try item(activity, files: 0, request: request)
+                // Two items of one id would depend on their order: name each once.
+                if items.contains(where: { $0.draft.id == item.draft.id }) {
+                    throw FeedsError.input("activity \(item.draft.id) is upserted twice", field: "id")
+                }
+                items.append(item)
+            } catch let error as FeedsError {
+                throw error.inBatch("activities", index)
+            }
+        }
+        let written = try await activities.upsert(items, principal: request.principal, logger: request.logger)
+        return .created(.init(body: .json(.init(activities: try written.map(wire), duration: request.duration))))
+    }
+
+    /// An AddActivity body, checked: its draft, its attachments by URL, and whom it mentions when
+    /// it asks for their notifications.
+    private func item(_ body: Components.Schemas.AddActivityRequest, files: Int, request: AuthenticatedRequest) throws
+        -> Activities<Store>.UpsertItem
+    {
         try DeclaredBounds.check(body)
-        if files.isEmpty, !(body.attachmentUploads ?? []).isEmpty {
+        if files == 0, !(body.attachmentUploads ?? []).isEmpty {
             throw FeedsError.input("attachment_uploads needs a multipart/form-data request", field: "attachment_uploads")
         }
         var draft = try ActivityDraft(
@@ -104,10 +139,9 @@ extension FeedsAPIImplementation {
             restrictReplies: body.restrictReplies?.rawValue,
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, attachments: nil)
         draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
-        return try await activities.add(
-            draft, given: try body.attachments?.map { try recode($0) } ?? [], files: files, pollID: body.pollId,
-            mentions: body.createNotificationActivity == true ? body.mentionedUserIds ?? [] : nil, settings: settings,
-            recording: recording, principal: request.principal, logger: request.logger)
+        return Activities<Store>.UpsertItem(
+            draft: draft, given: try body.attachments?.map { try recode($0) } ?? [],
+            mentions: body.createNotificationActivity == true ? body.mentionedUserIds ?? [] : nil)
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {

@@ -122,6 +122,45 @@ public struct PostgresActivityStore: ActivityStore {
         return ids.compactMap { found[$0] }
     }
 
+    public func upsertActivities(_ drafts: [ActivityDraft], by principal: Principal, logger: Logger) async throws
+        -> [(activity: Activity, created: Bool)]
+    {
+        let written: [(id: String, created: Bool)] = try await client.transaction(logger: logger) { connection in
+            let existing = Dictionary(
+                try await Self.locked(drafts.map(\.id), on: connection, logger: logger).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+            var written: [(id: String, created: Bool)] = []
+            for (index, draft) in drafts.enumerated() {
+                do {
+                    if let current = existing[draft.id] {
+                        guard principal.mayModify(ownedBy: current.user.id) else {
+                            throw FeedsError.notAllowed("activity \(draft.id) is \(current.user.id)'s")
+                        }
+                        try await Self.write(draft, over: current, by: principal, on: connection, logger: logger)
+                        written.append((draft.id, false))
+                    } else {
+                        let insert = InsertActivity(draft, by: principal)
+                        _ = try await Self.inserted(connection.execute(insert, logger: logger), draft)
+                        try await Self.attach(insert.attachments.linked, on: connection, logger: logger)
+                        written.append((draft.id, true))
+                    }
+                } catch let error as FeedsError {
+                    throw error.inBatch("activities", index)
+                } catch let error as PSQLError where error.isUniqueViolation(of: "activities_pkey") {
+                    // A deleted activity keeps its id.
+                    throw FeedsError.conflict("an activity with id \(draft.id) exists already", field: "id")
+                        .inBatch("activities", index)
+                }
+            }
+            return written
+        }
+        var read = ActivityQuery(viewer: .server, limit: ActivityQuery.maxLimit)
+        read.ids = written.map(\.id)
+        let found = Dictionary(
+            try await queryActivities(read, logger: logger).activities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return written.compactMap { item in found[item.id].map { ($0, item.created) } }
+    }
+
     /// The live activities of `ids`, locked for an update, in id order (as every writer of
     /// several activities locks them, so that two never wait on each other).
     private static func locked(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [Activity] {

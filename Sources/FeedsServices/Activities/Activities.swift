@@ -91,6 +91,49 @@ package struct Activities<Store: ActivityStore>: Sendable {
         return activity
     }
 
+    /// One activity of UpsertActivities: checked, with its attachments (by URL) still to link and
+    /// the users it mentions when the request asked for their notifications.
+    package struct UpsertItem: Sendable {
+        package var draft: ActivityDraft
+        package var given: [JSONObject]
+        package var mentions: [String]?
+
+        package init(draft: ActivityDraft, given: [JSONObject], mentions: [String]?) {
+            (self.draft, self.given, self.mentions) = (draft, given, mentions)
+        }
+    }
+
+    /// UpsertActivities: each item's attachments linked (an existing activity's own may come back)
+    /// and its feeds' groups checked, then all written in one transaction or none; then each one's
+    /// event, and a new one's mention notifications.
+    package func upsert(_ items: [UpsertItem], principal: Principal, logger: Logger) async throws -> [Activity] {
+        var drafts: [ActivityDraft] = []
+        for (index, item) in items.enumerated() {
+            do {
+                guard item.given.count <= ActivityDraft.maxAttachments else {
+                    throw FeedsError.input(
+                        "an activity may hold at most \(ActivityDraft.maxAttachments) attachments", field: "attachments")
+                }
+                var draft = item.draft
+                draft.attachments = try await link(item.given, into: draft.id, principal: principal, field: "attachments", logger: logger)
+                try await feedGroups.require(draft.feeds, logger: logger)
+                drafts.append(draft)
+            } catch let error as FeedsError {
+                throw error.inBatch("activities", index)
+            }
+        }
+        let written = try await store.upsertActivities(drafts, by: principal, logger: logger)
+        let mentions = Dictionary(items.map { ($0.draft.id, $0.mentions) }, uniquingKeysWith: { first, _ in first })
+        for (activity, created) in written {
+            events.activity(created ? "feeds.activity.added" : "feeds.activity.updated", activity, actor: activity.user)
+            if created, let users = mentions[activity.id] ?? nil {
+                let drafts = users.map { NotificationDraft.mention(of: $0, in: activity, copyCustom: false) }
+                try await notifier.notifyReaders(drafts, of: activity.id, logger: logger)
+            }
+        }
+        return written.map(\.activity)
+    }
+
     /// UpdateActivitiesPartialBatch: each of `patches` (by activity id) applied to its activity,
     /// all in one transaction. An activity that is missing, not the caller's, or left as it was
     /// is skipped; a patch that is wrong fails the whole batch, its item named (`changes[i]`).

@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta, timezone
 
-from getstream.models import Attachment, UpdateActivityPartialChangeRequest
+from getstream.models import ActivityRequest, Attachment, UpdateActivityPartialChangeRequest
 
 from support import check_activity, check_decoded, expect_api_error, expect_equal, fetch, page_through, step
 
@@ -149,6 +149,22 @@ def activities_update_partial_batch(run):
     expect_equal([a.id for a in data.activities], [ids[1], ids[0]], "the activities updated, in order, without the missing one")
     expect_equal((data.activities[0].text, data.activities[1].custom), ("final two", {"stage": "done"}), "their changes")
     check_decoded(run.client.feeds.delete_activities(ids=ids, hard_delete=True).data)
+
+
+@step
+def activities_upserted(run):
+    existing = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="to be rewritten", user_id=run.alice)
+    fresh = f"upserted-{run.suffix}"
+    data = run.client.feeds.upsert_activities(
+        activities=[
+            ActivityRequest(id=fresh, type="post", feeds=[run.alice_feed], text="new by upsert", user_id=run.alice),
+            ActivityRequest(id=existing.data.activity.id, type="post", feeds=[run.alice_feed], text="rewritten", user_id=run.alice),
+        ]
+    ).data
+    check_decoded(data)
+    expect_equal([(a.id, a.text) for a in data.activities], [(fresh, "new by upsert"), (existing.data.activity.id, "rewritten")], "the upserted")
+    expect_equal(run.client.feeds.get_activity(id=fresh).data.activity.text, "new by upsert", "the new one read back")
+    check_decoded(run.client.feeds.delete_activities(ids=[fresh, existing.data.activity.id], hard_delete=True).data)
 
 
 @step
