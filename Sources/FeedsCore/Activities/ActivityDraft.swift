@@ -22,6 +22,7 @@ public struct ActivityDraft: Sendable, Hashable {
         type != activity.type || text != activity.text || feeds.map(\.description) != activity.feeds
             || visibility != activity.visibility || visibilityTag != activity.visibilityTag
             || restrictReplies != activity.restrictReplies || custom != activity.custom || attachments != activity.attachments
+            || pollID != activity.pollID
     }
 
     /// Validates the raw fields of AddActivity / UpdateActivity.

@@ -10,7 +10,7 @@ public struct ActivityPatch: Sendable, Hashable {
 
     /// Top-level fields that `set`/`unset` may touch; `custom.x` reaches into custom data.
     public static let settableFields: Set<String> = [
-        "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds",
+        "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds", "poll_id",
     ]
 
     /// The attachments `set` gives, as the client sent them, or nil when it gives none. They
@@ -29,7 +29,13 @@ public struct ActivityPatch: Sendable, Hashable {
     }
 
     /// Top-level fields that `unset` may clear.
-    public static let unsettableFields: Set<String> = ["text", "custom", "attachments", "visibility_tag"]
+    public static let unsettableFields: Set<String> = ["text", "custom", "attachments", "visibility_tag", "poll_id"]
+
+    /// The poll `set` puts on the activity, if it puts one: the caller checks it may (`Polls.attachable`).
+    public func requestedPoll() throws(FeedsError) -> String? {
+        guard let value = set["poll_id"] else { return nil }
+        return try value.string(field: "set.poll_id", allowNull: true)
+    }
 
     /// The checks that need no activity: something to change, and only fields that may change.
     public func check() throws(FeedsError) {
@@ -56,6 +62,7 @@ public struct ActivityPatch: Sendable, Hashable {
         var visibilityTag = activity.visibilityTag
         var restrict = activity.restrictReplies
         var feeds = activity.feeds
+        var pollID = activity.pollID
 
         // A whole `custom` first, then `custom.KEY` on top of it: the result must not depend on key order.
         let ordered = set.sorted { lhs, rhs in
@@ -78,6 +85,7 @@ public struct ActivityPatch: Sendable, Hashable {
             case "attachments":
                 guard let linked else { throw FeedsError(.internal, "set.attachments was applied without linking") }
                 attachments = linked
+            case "poll_id": pollID = try value.string(field: "set.poll_id", allowNull: true)
             case "feeds":
                 guard case .array(let items) = value else { throw .input("set.feeds must be an array", field: "set.feeds") }
                 feeds = try items.map { item throws(FeedsError) in
@@ -98,13 +106,16 @@ public struct ActivityPatch: Sendable, Hashable {
             case "custom": custom = [:]
             case "attachments": attachments = []
             case "visibility_tag": visibilityTag = nil
+            case "poll_id": pollID = nil
             default: throw .input("\"\(key)\" cannot be unset", field: "unset")
             }
         }
-        return try ActivityDraft(
+        var draft = try ActivityDraft(
             id: activity.id, type: type, userID: activity.user.id, text: text, feeds: feeds, visibility: visibility,
             visibilityTag: visibilityTag, restrictReplies: restrict, custom: custom, attachments: attachments
         )
+        draft.pollID = pollID.flatMap { $0.isEmpty ? nil : $0 }
+        return draft
     }
 
     private static func customKey(_ key: String) -> String? {

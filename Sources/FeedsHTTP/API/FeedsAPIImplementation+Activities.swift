@@ -160,16 +160,20 @@ extension FeedsAPIImplementation {
         try DeclaredBounds.check(body)
         _ = try request.principal.actingUser(requested: body.userId)
         let custom: JSONObject = try body.custom.map { try FreeForm.object($0.additionalProperties) } ?? [:]
+        let poll = body.pollId.flatMap { $0.isEmpty ? nil : $0 }
         let activity = try await activities.update(
-            input.path.id, given: try body.attachments?.map { try recode($0) } ?? [], attachmentsField: "attachments",
-            feedsField: "feeds", principal: request.principal, logger: request.logger
+            input.path.id, given: try body.attachments?.map { try recode($0) } ?? [], poll: poll,
+            attachmentsField: "attachments", feedsField: "feeds", principal: request.principal, logger: request.logger
         ) { current, linked in
-            // A full replace: what the body leaves out is cleared, but the type, owner and feeds stay.
-            try ActivityDraft(
+            // A full replace: what the body leaves out is cleared, but the type, owner, feeds and
+            // poll stay (UpdateActivityPartial's unset takes a poll off).
+            var draft = try ActivityDraft(
                 id: current.id, type: current.type, userID: current.user.id, text: body.text,
                 feeds: body.feeds ?? current.feeds, visibility: body.visibility?.rawValue,
                 visibilityTag: body.visibilityTag, restrictReplies: body.restrictReplies?.rawValue, custom: custom,
                 attachments: linked)
+            draft.pollID = poll ?? current.pollID
+            return draft
         }
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
@@ -182,8 +186,8 @@ extension FeedsAPIImplementation {
         _ = try request.principal.actingUser(requested: body.userId)
         let patch = ActivityPatch(set: try body.set.map { try recode($0) } ?? [:], unset: body.unset ?? [])
         let activity = try await activities.update(
-            input.path.id, given: try patch.requestedAttachments(), attachmentsField: "set.attachments", feedsField: "set.feeds",
-            principal: request.principal, logger: request.logger
+            input.path.id, given: try patch.requestedAttachments(), poll: try patch.requestedPoll(),
+            attachmentsField: "set.attachments", feedsField: "set.feeds", principal: request.principal, logger: request.logger
         ) { current, linked in try patch.apply(to: current, linked: linked) }
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }

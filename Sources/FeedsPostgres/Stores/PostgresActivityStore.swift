@@ -136,7 +136,10 @@ public struct PostgresActivityStore: ActivityStore {
                         guard principal.mayModify(ownedBy: current.user.id) else {
                             throw FeedsError.notAllowed("activity \(draft.id) is \(current.user.id)'s")
                         }
-                        try await Self.write(draft, over: current, by: principal, on: connection, logger: logger)
+                        // Its poll stays: an upsert puts none on (AddActivity does).
+                        var kept = draft
+                        kept.pollID = current.pollID
+                        try await Self.write(kept, over: current, by: principal, on: connection, logger: logger)
                         written.append((draft.id, false))
                     } else {
                         let insert = InsertActivity(draft, by: principal)
@@ -191,7 +194,7 @@ public struct PostgresActivityStore: ActivityStore {
             UPDATE activities SET type = \(draft.type), text = \(draft.text), feeds = \(feeds),
                 visibility = \(draft.visibility.rawValue), visibility_tag = \(draft.visibilityTag),
                 restrict_replies = \(draft.restrictReplies), custom = \(JSONText.encode(draft.custom))::jsonb,
-                updated_at = now(), edited_at = now()
+                poll_id = \(draft.pollID), updated_at = now(), edited_at = now()
             WHERE id = \(id)
             """,
             logger: logger

@@ -73,9 +73,12 @@ package struct Activities<Store: ActivityStore>: Sendable {
     /// under `attachmentsField`, then `change` makes the new draft from the activity as it is,
     /// locked, by its owner or the server; its feeds' groups must exist.
     package func update(
-        _ id: String, given: [JSONObject]?, attachmentsField: String, feedsField: String, principal: Principal, logger: Logger,
+        _ id: String, given: [JSONObject]?, poll: String? = nil, attachmentsField: String, feedsField: String,
+        principal: Principal, logger: Logger,
         change: @escaping @Sendable (_ current: Activity, _ linked: [StoredAttachment]?) throws -> ActivityDraft
     ) async throws -> Activity {
+        // A poll the change puts on: one the activity's owner made (any, for the server).
+        if let poll, !poll.isEmpty { _ = try await polls.attachable(poll, to: principal.userID ?? "", principal: principal, logger: logger) }
         var linked: [StoredAttachment]?
         if let given { linked = try await link(given, into: id, principal: principal, field: attachmentsField, logger: logger) }
         let (attachments, groups) = (linked, feedGroups.current)
@@ -143,6 +146,9 @@ package struct Activities<Store: ActivityStore>: Sendable {
         var changes: [String: (index: Int, patch: ActivityPatch, linked: [StoredAttachment]?)] = [:]
         for (index, item) in patches.enumerated() {
             do {
+                if let poll = try item.patch.requestedPoll(), !poll.isEmpty {
+                    _ = try await polls.attachable(poll, to: principal.userID ?? "", principal: principal, logger: logger)
+                }
                 var linked: [StoredAttachment]?
                 if let given = try item.patch.requestedAttachments() {
                     linked = try await link(given, into: item.id, principal: principal, field: "set.attachments", logger: logger)

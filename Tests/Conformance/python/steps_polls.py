@@ -1,7 +1,7 @@
 """Steps: polls as a feed app's composer and activity view make them: create_poll, an
 activity's poll_id, cast_poll_vote (an option, then an answer), get_poll with own votes,
 query_polls, query_poll_votes, create/update/get/delete_poll_option, update_poll_partial (closing
-it), update_poll, delete_poll_vote and delete_poll."""
+it), update_poll, delete_poll_vote and delete_poll; a poll put on and taken off by activity updates."""
 
 from getstream.models import PollOptionInput, PollOptionRequest, VoteData
 
@@ -71,3 +71,19 @@ def polls_made_voted_on_and_closed(run):
     run.client.delete_poll(poll.id, user_id=run.alice)
     again = run.client.feeds.get_activity(post.id).data.activity
     expect(again.poll is None, "a deleted poll leaves its activity")
+
+
+@step
+def a_poll_put_on_and_taken_off_by_updates(run):
+    made = run.client.create_poll(
+        name="Later?", user_id=run.alice, options=[PollOptionInput(text="yes"), PollOptionInput(text="no")]
+    ).data
+    post = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="no poll yet", user_id=run.alice).data.activity
+    put = run.client.feeds.update_activity_partial(id=post.id, set={"poll_id": made.poll.id}).data
+    check_decoded(put)
+    expect_equal(put.activity.poll.id if put.activity.poll else None, made.poll.id, "the poll put on by set.poll_id")
+    off = run.client.feeds.update_activity_partial(id=post.id, unset=["poll_id"]).data
+    check_decoded(off)
+    expect_equal(off.activity.poll, None, "the poll taken off by unset")
+    check_decoded(run.client.feeds.delete_activity(id=post.id, hard_delete=True).data)
+    check_decoded(run.client.delete_poll(made.poll.id, user_id=run.alice).data)
