@@ -18,7 +18,7 @@ extension JSONWriter {
             // What Feeds keeps empty or zero, in one write.
             json.constantFields(
                 """
-                "collections":{},"comments":[],"filter_tags":[],"hidden":false,"interest_tags":[],"mentioned_users":[],\
+                "collections":{},"comments":[],"filter_tags":[],"interest_tags":[],"mentioned_users":[],\
                 "popularity":0,"score":0,"search_data":{},"share_count":0
                 """)
             json.key("attachments")
@@ -37,6 +37,7 @@ extension JSONWriter {
             json.field("expires_at", activity.expiresAt)
             json.key("feeds")
             json.strings(activity.feeds)
+            json.field("hidden", activity.hidden)
             json.field("id", activity.id)
             if let watched = activity.isWatched { json.field("is_watched", watched) }
             json.key("latest_reactions")

@@ -30,7 +30,7 @@ package enum Wire {
             expiresAt: activity.expiresAt.map(WireTime.nanoseconds),
             feeds: activity.feeds,
             filterTags: [],
-            hidden: false,
+            hidden: activity.hidden,
             id: activity.id,
             interestTags: [],
             isWatched: activity.isWatched,

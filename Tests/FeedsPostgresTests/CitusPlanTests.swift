@@ -34,6 +34,7 @@ import Testing
         "comment_attachments": .distributed(group: "activity", column: "activity_id"),
         "comment_reactions": .distributed(group: "activity", column: "activity_id"),
         "watched_activities": .distributed(group: "activity", column: "activity_id"),
+        "activity_feedback": .distributed(group: "activity", column: "activity_id"),
         // A poll, its options and votes.
         "polls": .distributed(group: "poll", column: "id"),
         "poll_options": .distributed(group: "poll", column: "poll_id"),

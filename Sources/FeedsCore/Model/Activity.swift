@@ -44,6 +44,8 @@ public struct Activity: Sendable, Hashable {
     public var isWatched: Bool?
     /// The poll it carries, and that poll as its reader sees it (filled in by the reads).
     public var pollID: String?
+    /// Whether its reader hid it (ActivityFeedback): it then leaves the feed pages they read.
+    public var hidden = false
     public var poll: Poll?
     /// On a feed page, the feed it is read in (a timeline's copy: the feed it was posted to), with
     /// whom its `own_capabilities` are for.

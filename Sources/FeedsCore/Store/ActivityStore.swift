@@ -19,6 +19,12 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
         id: String, by principal: Principal, logger: Logger, _ change: @Sendable (Activity) throws -> ActivityDraft
     ) async throws -> Activity
 
+    /// A reader's feedback on an activity they may read (the server names the reader); returns
+    /// their feedback as it stands, and the activity (for the event's feeds).
+    func feedback(
+        _ change: ActivityFeedbackChange, on activityID: String, userID: String, by principal: Principal, logger: Logger
+    ) async throws -> (feedback: ActivityFeedback, activity: Activity)
+
     /// UpsertActivities: each draft added as `addActivity` adds it, or written over the live
     /// activity of its id (its owner's or the server's; its owner stays), all in one transaction
     /// or none, a refusal naming its item (`activities[i]`). Returns each with whether it is new.

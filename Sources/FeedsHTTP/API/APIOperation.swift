@@ -109,6 +109,7 @@ struct APIOperation: Sendable {
         .init(.post, "/api/v2/feeds/activities/{id}/bookmarks", "AddBookmark", .write),
         .init(.patch, "/api/v2/feeds/activities/{id}/bookmarks", "UpdateBookmark", .write),
         .init(.delete, "/api/v2/feeds/activities/{id}/bookmarks", "DeleteBookmark", .write),
+        .init(.post, "/api/v2/feeds/activities/{id}/feedback", "ActivityFeedback", .write),
         .init(.post, "/api/v2/feeds/comments/{id}/bookmarks", "AddCommentBookmark", .write),
         .init(.patch, "/api/v2/feeds/comments/{id}/bookmarks", "UpdateCommentBookmark", .write),
         .init(.delete, "/api/v2/feeds/comments/{id}/bookmarks", "DeleteCommentBookmark", .write),

@@ -147,7 +147,13 @@ extension FeedsAPIImplementation {
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
         let request = try request
         try DeclaredBounds.commentLimit(input.query.commentLimit)
-        guard let found = try await store.activity(id: input.path.id, viewer: request.principal, logger: request.logger) else {
+        // A server call naming a user gets that user's own fields (reactions, bookmarks, hidden).
+        let reader = try request.principal.actingUser(requested: input.query.userId)
+        guard
+            let found = try await store.queryActivities(
+                .one(input.path.id, viewer: request.principal, ownFieldsOf: reader), logger: request.logger
+            ).activities.first
+        else {
             throw FeedsError.notFound("activity \(input.path.id) does not exist")
         }
         let activity = try await withCurrentFeeds([found], in: nil, request: request)[0]
@@ -219,6 +225,17 @@ extension FeedsAPIImplementation {
         }
         let updated = try await activities.update(batch: patches, principal: request.principal, logger: request.logger)
         return .ok(.init(body: .json(.init(activities: try updated.map(wire), duration: request.duration))))
+    }
+
+    /// ActivityFeedback: `hide` takes the activity off the feed pages its reader reads.
+    func activityFeedback(_ input: Operations.ActivityFeedback.Input) async throws -> Operations.ActivityFeedback.Output {
+        let request = try request
+        guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
+        let user = try Self.actingUser(request, body.userId ?? body.user?.id)
+        let change = try ActivityFeedbackChange(hide: body.hide, showLess: body.showLess, showMore: body.showMore)
+        let feedback = try await activities.feedback(
+            change, on: input.path.id, userID: user, principal: request.principal, logger: request.logger)
+        return .created(.init(body: .json(.init(activityId: feedback.activityID, duration: request.duration))))
     }
 
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {

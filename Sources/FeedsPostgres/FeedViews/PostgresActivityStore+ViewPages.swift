@@ -63,12 +63,12 @@ extension PostgresActivityStore {
                     sql += " AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = \(feed)"
                     sql += " AND \(FeedReadable.predicate(feed: "qf", user: viewer)))"
                 }
-                sql += try conditions(ActivityQuery(viewer: query.viewer), viewer: viewer, key: key, &bind)
+                sql += try conditions(ActivityQuery(viewer: query.viewer), viewer: viewer, hiddenBy: own, key: key, &bind)
             case .popular:
                 let least = try bind(selector.minPopularity ?? ActivitySelection.defaultMinPopularity)
                 sql = "SELECT a.id, \(index) AS k FROM activities a WHERE a.visibility = 'public'"
                 sql += " AND a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count >= \(least)"
-                sql += try conditions(ActivityQuery(viewer: query.viewer), viewer: viewer, key: key, &bind)
+                sql += try conditions(ActivityQuery(viewer: query.viewer), viewer: viewer, hiddenBy: own, key: key, &bind)
             case .query:
                 var filtered = ActivityQuery(viewer: query.viewer)
                 try ActivityFilter.apply(selector.filter ?? [:], to: &filtered)
@@ -78,7 +78,7 @@ extension PostgresActivityStore {
                     sql += " AND qa.feed = ANY(\(try bind(feeds))))"
                     filtered.feeds = nil
                 }
-                sql += try conditions(filtered, viewer: viewer, key: key, &bind)
+                sql += try conditions(filtered, viewer: viewer, hiddenBy: own, key: key, &bind)
             }
             let window =
                 selector.cutoffWindow

@@ -28,7 +28,7 @@ extension PostgresActivityStore {
                 sql += " AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = \(feed)"
                 sql += " AND \(FeedReadable.predicate(feed: "qf", user: viewer)))"
             }
-            sql += try conditions(query, viewer: viewer, key: ("f.created_at", "f.activity_id"), &bind)
+            sql += try conditions(query, viewer: viewer, hiddenBy: own, key: ("f.created_at", "f.activity_id"), &bind)
             sql += " ORDER BY f.created_at \(order), f.activity_id \(order) LIMIT \(try bind(query.limit + 1))"
             return bind.query(sql)
         }
@@ -37,7 +37,7 @@ extension PostgresActivityStore {
             let limit = try bind(query.limit + 1)
             var sql = select + "(SELECT DISTINCT m.id, m.t FROM unnest(\(driver.values)::text[]) AS q(v) CROSS JOIN LATERAL ("
             sql += "SELECT a.id, a.created_at AS t FROM \(driver.from) WHERE \(driver.match)"
-            sql += try conditions(query, viewer: viewer, key: driver.key, &bind)
+            sql += try conditions(query, viewer: viewer, hiddenBy: query.feeds == nil ? nil : own, key: driver.key, &bind)
             sql += " ORDER BY \(driver.key.time) \(order), \(driver.key.id) \(order) LIMIT \(limit)) m"
             sql += " ORDER BY m.t \(order), m.id \(order) LIMIT \(limit)) pick"
             sql += " JOIN activities a ON a.id = pick.id JOIN users u ON u.id = a.user_id"
@@ -85,11 +85,14 @@ extension PostgresActivityStore {
     }
 
     /// The conditions every shape puts on the activity `a`: not deleted, listed to the viewer,
-    /// the query's filters, and the cursor on the walk's `key`.
+    /// on a feed's page not hidden by its reader (`hiddenBy`), the query's filters, and the
+    /// cursor on the walk's `key`.
     static func conditions(
-        _ query: ActivityQuery, viewer: String?, key: (time: String, id: String), _ bind: inout SQLBinds
+        _ query: ActivityQuery, viewer: String?, hiddenBy reader: String? = nil, key: (time: String, id: String),
+        _ bind: inout SQLBinds
     ) throws -> String {
         var sql = " AND \(ActivityLive.predicate("a"))"
+        if let reader { sql += " AND NOT \(ActivityHidden.by(activity: "a", user: reader))" }
         if let ids = query.ids { sql += " AND a.id = ANY(\(try bind(ids)))" }
         if let viewer { sql += " AND \(ActivityReadable.listed(activity: "a", user: viewer))" }
         if let users = query.userIDs {

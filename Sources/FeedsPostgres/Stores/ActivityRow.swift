@@ -21,6 +21,7 @@ enum ActivityRow {
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
         \(EngagementColumns.sql(own: own)),
         \(TagReadable.preview(activity: "a", user: viewer)),
+        \(own.map { ActivityHidden.by(activity: "a", user: $0) } ?? "false"),
         (extract(epoch FROM a.created_at) * 1000000)::bigint
         """
     }
@@ -65,6 +66,7 @@ enum ActivityRow {
         )
         activity.pollID = pollID
         if try columns.next() as Bool { activity.previewed() }
+        activity.hidden = try columns.next()
         return Decoded(activity: activity, micros: try columns.next())
     }
 }

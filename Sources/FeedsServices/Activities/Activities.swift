@@ -94,6 +94,16 @@ package struct Activities<Store: ActivityStore>: Sendable {
         return activity
     }
 
+    /// ActivityFeedback: the reader's feedback stored, then told to their own sockets.
+    package func feedback(
+        _ change: ActivityFeedbackChange, on activityID: String, userID: String, principal: Principal, logger: Logger
+    ) async throws -> ActivityFeedback {
+        let (feedback, activity) = try await store.feedback(
+            change, on: activityID, userID: userID, by: principal, logger: logger)
+        events.feedback(feedback, action: change.action, activity: activity)
+        return feedback
+    }
+
     /// One activity of UpsertActivities: checked, with its attachments (by URL) still to link and
     /// the users it mentions when the request asked for their notifications.
     package struct UpsertItem: Sendable {

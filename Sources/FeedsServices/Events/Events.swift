@@ -91,6 +91,30 @@ package struct Events<Store: ActivityStore>: Sendable {
                 fids: activity.feeds, onlyFor: bookmark.user.id, toFollowers: Self.inTimelines(activity), payload: json.bytes))
     }
 
+    /// A reader's feedback is theirs alone, as a bookmark is: `feeds.activity.feedback` to their sockets.
+    package func feedback(_ feedback: ActivityFeedback, action: (name: String, value: String), activity: Activity) {
+        var json = JSONWriter(capacity: 1024)
+        var users: [String: [UInt8]] = [:]
+        json.object { json in
+            Self.head(&json, "feeds.activity.feedback")
+            json.key("activity_feedback")
+            json.object { json in
+                json.field("action", action.name)
+                json.field("activity_id", feedback.activityID)
+                json.field("created_at", feedback.createdAt)
+                json.field("updated_at", feedback.updatedAt)
+                json.key("user")
+                json.user(feedback.user, written: &users)
+                json.field("value", action.value)
+            }
+            json.key("user")
+            json.user(feedback.user, written: &users)
+        }
+        realtime.publish(
+            FeedEvent(
+                fids: activity.feeds, onlyFor: feedback.user.id, toFollowers: Self.inTimelines(activity), payload: json.bytes))
+    }
+
     package func feed(_ type: String, _ feed: Feed, actor: User? = nil) {
         guard let wired = try? Wire.feed(feed, viewer: .server) else { return }
         var json = JSONWriter(capacity: 1024)

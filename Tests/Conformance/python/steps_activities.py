@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 
 from getstream.models import ActivityRequest, Attachment, UpdateActivityPartialChangeRequest
 
-from support import check_activity, check_decoded, expect_api_error, expect_equal, fetch, page_through, step
+from support import check_activity, check_decoded, expect, expect_api_error, expect_equal, fetch, page_through, step
 
 
 @step
@@ -165,6 +165,24 @@ def activities_upserted(run):
     expect_equal([(a.id, a.text) for a in data.activities], [(fresh, "new by upsert"), (existing.data.activity.id, "rewritten")], "the upserted")
     expect_equal(run.client.feeds.get_activity(id=fresh).data.activity.text, "new by upsert", "the new one read back")
     check_decoded(run.client.feeds.delete_activities(ids=[fresh, existing.data.activity.id], hard_delete=True).data)
+
+
+@step
+def activity_hidden_by_feedback(run):
+    post = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="not for bob", user_id=run.alice).data.activity
+    data = run.client.feeds.activity_feedback(post.id, hide=True, user_id=run.bob).data
+    check_decoded(data)
+    expect_equal(data.activity_id, post.id, "activity_id")
+    page = run.client.feeds.feed("user", run.alice).get_or_create(user_id=run.bob).data
+    expect(post.id not in [a.id for a in page.activities], "the hidden activity is off bob's page of alice's feed")
+    found = run.client.feeds.query_activities(filter={"user_id": run.alice}, user_id=run.bob, limit=5).data
+    expect_equal([a.hidden for a in found.activities if a.id == post.id], [True], "hidden, as bob queries it")
+    expect_equal(run.client.feeds.get_activity(id=post.id, user_id=run.bob).data.activity.hidden, True, "hidden, read for bob by id")
+    expect_equal(run.client.feeds.get_activity(id=post.id).data.activity.hidden, False, "not hidden for the server itself")
+    check_decoded(run.client.feeds.activity_feedback(post.id, hide=False, user_id=run.bob).data)
+    page = run.client.feeds.feed("user", run.alice).get_or_create(user_id=run.bob).data
+    expect(post.id in [a.id for a in page.activities], "back on bob's page once shown again")
+    check_decoded(run.client.feeds.delete_activity(id=post.id, hard_delete=True).data)
 
 
 @step
