@@ -125,8 +125,12 @@ import Testing
     @Test func settableFieldsListsTheTopLevelFields() {
         #expect(
             ActivityPatch.settableFields
-                == ["text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds"]
+                == [
+                    "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds",
+                    "poll_id",
+                ]
         )
+        #expect(ActivityPatch.unsettableFields == ["text", "custom", "attachments", "visibility_tag", "poll_id"])
     }
 
     struct Refused: Sendable, CustomTestStringConvertible {
