@@ -17,10 +17,12 @@ import Testing
         try await TestServer.run { server in
             try await server.createFeed("user:alice", owner: "alice")
             #expect(try await server.api(.POST, "/feeds/follows", as: "bob", json: #"{"source":"timeline:bob","target":"user:alice"}"#).status == 201)
-            let kept = try #require(try await server.addActivity(as: "alice", text: "kept")["id"].string)
-            let noisy = try #require(try await server.addActivity(as: "alice", text: "noisy")["id"].string)
+            // Watching first, so that the posts' own events come before the feedback's, in order.
             let (connection, inbox, connectionID) = try await server.connected("bob")
             try await server.watch("user:alice", as: "bob", connectionID: connectionID)
+            let kept = try #require(try await server.addActivity(as: "alice", text: "kept")["id"].string)
+            let noisy = try #require(try await server.addActivity(as: "alice", text: "noisy")["id"].string)
+            for _ in 0..<2 { #expect(try await inbox.event()["type"].string == "feeds.activity.added") }
             let hid = try await server.api(.POST, "/feeds/activities/\(noisy)/feedback", as: "bob", json: #"{"hide":true}"#)
             #expect(hid.status == 201 && hid.body["activity_id"].string == noisy, "\(hid.text)")
             let event = try await inbox.event()

@@ -10,11 +10,14 @@ import Testing
 
     @Test func changesApplyTogetherAndTheUnchangeableAreSkipped() async throws {
         try await TestServer.run { server in
+            // Watching first, so that the posts' own events come before the updates'.
+            try await server.createFeed("user:alice", owner: "alice")
+            let (connection, inbox, connectionID) = try await server.connected("alice")
+            try await server.watch("user:alice", as: "alice", connectionID: connectionID)
             let first = try #require(try await server.addActivity(as: "alice", text: "one")["id"].string)
             let second = try #require(try await server.addActivity(as: "alice", text: "two")["id"].string)
             let bobs = try #require(try await server.addActivity(as: "bob", text: "bob's")["id"].string)
-            let (connection, inbox, connectionID) = try await server.connected("alice")
-            try await server.watch("user:alice", as: "alice", connectionID: connectionID)
+            for _ in 0..<2 { #expect(try await inbox.event()["type"].string == "feeds.activity.added") }
             let reply = try await server.api(
                 .PATCH, "/feeds/activities/batch/partial", as: "alice",
                 json: changes([

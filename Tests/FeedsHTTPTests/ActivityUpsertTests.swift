@@ -15,9 +15,12 @@ import Testing
 
     @Test func newOnesAreAddedAndExistingOnesWrittenOver() async throws {
         try await TestServer.run { server in
-            let existing = try #require(try await server.addActivity(as: "alice", text: "before")["id"].string)
+            // Watching first, so that the first post's own event comes before the upsert's.
+            try await server.createFeed("user:alice", owner: "alice")
             let (connection, inbox, connectionID) = try await server.connected("alice")
             try await server.watch("user:alice", as: "alice", connectionID: connectionID)
+            let existing = try #require(try await server.addActivity(as: "alice", text: "before")["id"].string)
+            #expect(try await inbox.event()["type"].string == "feeds.activity.added")
             let reply = try await server.api(
                 .POST, "/feeds/activities/batch", as: "alice",
                 json: activities([
