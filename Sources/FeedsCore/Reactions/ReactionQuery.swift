@@ -7,13 +7,12 @@ public struct ReactionQuery: Sendable, Hashable {
     public var activityID: String
     /// The comment whose reactions are asked for, instead of the activity's.
     public var commentID: String?
-    /// A batch query's activities, or with `commentID`s' place taken, its comments.
-    public var batch: (ids: [String], ofComments: Bool)? {
-        get { batchIDs.map { ($0, batchOfComments) } }
-        set { (batchIDs, batchOfComments) = (newValue?.ids, newValue?.ofComments ?? false) }
+    /// A batch query's objects: activities, or comments.
+    public struct Batch: Sendable, Hashable {
+        public var ids: [String]
+        public var ofComments: Bool
     }
-    private var batchIDs: [String]?
-    private var batchOfComments = false
+    public var batch: Batch?
     public var types: [String]?
     public var userIDs: [String]?
     public var createdAt: [TimeBound] = []
@@ -57,7 +56,7 @@ public struct ReactionQuery: Sendable, Hashable {
             throw .input("a batch query is of one user's reactions: \(userID)'s", field: "filter.user_id")
         }
         userIDs = [userID]
-        batch = (narrowed, ofComments)
+        batch = Batch(ids: narrowed, ofComments: ofComments)
     }
 
     /// Reads `filter` into the query; returns the objects it names in `objectField`, if any.

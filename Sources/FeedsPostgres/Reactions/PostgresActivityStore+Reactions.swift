@@ -87,15 +87,15 @@ extension PostgresActivityStore {
         // Each object asked of that the principal may read, with its activity (an activity is its own).
         var activityOf: [String: String] = [:]
         let (table, key): (String, String)
-        if let (ids, ofComments) = query.batch {
-            if ofComments {
-                for comment in try await comments(ids: ids, by: principal, ownFieldsOf: nil, logger: logger) {
+        if let batch = query.batch {
+            if batch.ofComments {
+                for comment in try await comments(ids: batch.ids, by: principal, ownFieldsOf: nil, logger: logger) {
                     activityOf[comment.id] = comment.activityID
                 }
             } else {
-                for id in try await readable(ids, principal: principal, logger: logger) { activityOf[id] = id }
+                for id in try await readable(batch.ids, principal: principal, logger: logger) { activityOf[id] = id }
             }
-            (table, key) = ofComments ? (CommentReactions.table, CommentReactions.key) : (ActivityReactions.table, ActivityReactions.key)
+            (table, key) = batch.ofComments ? (CommentReactions.table, CommentReactions.key) : (ActivityReactions.table, ActivityReactions.key)
         } else if let commentID = query.commentID {
             activityOf[commentID] = try await readableComment(commentID, principal: principal, logger: logger).activityID
             (table, key) = (CommentReactions.table, CommentReactions.key)
