@@ -18,8 +18,7 @@ extension JSONWriter {
             // What Feeds keeps empty or zero, in one write.
             json.constantFields(
                 """
-                "collections":{},"comments":[],"filter_tags":[],"interest_tags":[],"mentioned_users":[],\
-                "popularity":0,"score":0,"search_data":{},"share_count":0
+                "collections":{},"comments":[],"filter_tags":[],"interest_tags":[],"score":0,"search_data":{}
                 """)
             json.key("attachments")
             json.array(activity.attachments) { $0.attachment(urls.wire($1)) }
@@ -42,6 +41,8 @@ extension JSONWriter {
             if let watched = activity.isWatched { json.field("is_watched", watched) }
             json.key("latest_reactions")
             json.array(engagement.latestReactions) { $0.reaction($1, users: &users) }
+            json.key("mentioned_users")
+            json.array(activity.mentionedUsers) { $0.user($1, written: &users) }
             if let context = activity.notificationContext {
                 json.key("notification_context")
                 json.raw(context.text)
@@ -52,11 +53,16 @@ extension JSONWriter {
             }
             json.key("own_reactions")
             json.array(engagement.ownReactions) { $0.reaction($1, users: &users) }
+            if let parent = activity.parent {
+                json.key("parent")
+                json.activity(parent, urls: urls, users: &users)
+            }
             // A poll, where an activity carries one, as its generated type encodes it.
             if let poll = activity.poll, let bytes = try? Wire.encoded(poll) {
                 json.key("poll")
                 json.raw(bytes)
             }
+            json.field("popularity", engagement.popularity)
             json.field("preview", activity.preview)
             json.field("reaction_count", engagement.reactionCount)
             json.key("reaction_groups")
@@ -72,6 +78,7 @@ extension JSONWriter {
             }
             json.field(
                 "restrict_replies", (Response.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue)
+            json.field("share_count", engagement.shareCount)
             json.field("text", activity.text)
             json.field("type", activity.type)
             json.field("updated_at", activity.updatedAt)

@@ -54,6 +54,13 @@ import Testing
         #expect(result.userIDs == nil)
     }
 
+    @Test func idsNameAtMostAPage() throws {
+        #expect(try query(["id": .string("a")]).ids == ["a"])
+        #expect(try query(["id": .object(["$in": .array([.string("a"), .string("b")])])]).ids == ["a", "b"])
+        let many = JSONValue.array((0...ActivityQuery.maxLimit).map { .string("a\($0)") })
+        #expect(throws: FeedsError.self) { try query(["id": .object(["$in": many])]) }
+    }
+
     @Test func severalFieldsCombine() throws {
         let result = try query([
             "feeds": .object(["$in": .array([.string("user:a")])]),
@@ -106,7 +113,7 @@ import Testing
 
     @Test(arguments: [
         ("status", JSONValue.string("x")),
-        ("id", .object(["$in": .array([.string("a")])])),
+        ("parent_id", .object(["$in": .array([.string("a")])])),
         ("text", .string("hello")),
         ("Feeds", .object(["$in": .array([.string("user:a")])])),
     ])

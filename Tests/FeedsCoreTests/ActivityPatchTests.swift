@@ -127,10 +127,12 @@ import Testing
             ActivityPatch.settableFields
                 == [
                     "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds",
-                    "poll_id",
+                    "poll_id", "parent_id", "mentioned_user_ids",
                 ]
         )
-        #expect(ActivityPatch.unsettableFields == ["text", "custom", "attachments", "visibility_tag", "poll_id"])
+        #expect(
+            ActivityPatch.unsettableFields
+                == ["text", "custom", "attachments", "visibility_tag", "poll_id", "parent_id", "mentioned_user_ids"])
     }
 
     struct Refused: Sendable, CustomTestStringConvertible {

@@ -5,14 +5,14 @@
 -- (pgbench would take the colon of 'user:' for a variable, hence E'user\x3a…'.)
 \set u random(0, 99)
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
+a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id, a.parent_id, a.mentioned_user_ids,
 COALESCE((
     SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
     FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
     WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
 ), '[]')::text,
 u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
-a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
+a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count, a.share_count,
 CASE WHEN a.reaction_count > 0 THEN (
     SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
         json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)

@@ -3,14 +3,14 @@
 -- the same SELECT as PostgresActivityStore.viewSQL; BenchSQLTests fails when the two drift apart.
 \set u random(0, 7)
 SELECT a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
+a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id, a.parent_id, a.mentioned_user_ids,
 COALESCE((
     SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
     FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
     WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
 ), '[]')::text,
 u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
-a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
+a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count, a.share_count,
 CASE WHEN a.reaction_count > 0 THEN (
     SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
         json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
@@ -35,7 +35,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
 (a.visibility = 'tag' AND a.user_id <> 'tl-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'tl-' || :u::text)),
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'tl-' || :u::text AND af.hidden),
 (extract(epoch FROM a.created_at) * 1000000)::bigint, s.score FROM (
-    SELECT a.id, COALESCE(rk(GREATEST(rk_div(172800::float8 - GREATEST(abs(rk(extract(epoch FROM a.created_at)::float8 - extract(epoch FROM now())::float8)) - 0::float8, 0), 172800::float8), 0) * rk_pow((a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count)::float8, rk(0.5::float8))), 0) AS score FROM (SELECT p.id, (ARRAY['popular']::text[])[p.k + 1] AS src FROM (SELECT DISTINCT ON (id) id, k FROM ((SELECT a.id, 0 AS k FROM activities a WHERE a.visibility = 'public' AND a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count >= 5 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND NOT EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'tl-' || :u::text AND af.hidden) AND (a.user_id = 'tl-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
+    SELECT a.id, COALESCE(rk(GREATEST(rk_div(172800::float8 - GREATEST(abs(rk(extract(epoch FROM a.created_at)::float8 - extract(epoch FROM now())::float8)) - 0::float8, 0), 172800::float8), 0) * rk_pow((a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count)::float8, rk(0.5::float8))), 0) AS score FROM (SELECT p.id, (ARRAY['popular']::text[])[p.k + 1] AS src FROM (SELECT DISTINCT ON (id) id, k FROM ((SELECT a.id, 0 AS k FROM activities a WHERE a.visibility = 'public' AND (a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count) >= 5 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND NOT EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'tl-' || :u::text AND af.hidden) AND (a.user_id = 'tl-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'tl-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (

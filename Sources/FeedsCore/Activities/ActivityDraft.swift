@@ -16,13 +16,17 @@ public struct ActivityDraft: Sendable, Hashable {
     public var expiresAt: Date?
     /// The poll it carries (AddActivity's `poll_id`), checked by the caller.
     public var pollID: String?
+    /// The activity it shares (`parent_id`), checked by the caller (it may be read by the poster).
+    public var parentID: String?
+    /// The users it names, checked (`Mentions`).
+    public var mentionedUserIDs: [String] = []
 
     /// Whether writing this draft over `activity` would change what it holds.
     public func changes(_ activity: Activity) -> Bool {
         type != activity.type || text != activity.text || feeds.map(\.description) != activity.feeds
             || visibility != activity.visibility || visibilityTag != activity.visibilityTag
             || restrictReplies != activity.restrictReplies || custom != activity.custom || attachments != activity.attachments
-            || pollID != activity.pollID
+            || pollID != activity.pollID || parentID != activity.parentID || mentionedUserIDs != activity.mentionedUserIDs
     }
 
     /// Validates the raw fields of AddActivity / UpdateActivity.

@@ -11,6 +11,7 @@ public struct ActivityPatch: Sendable, Hashable {
     /// Top-level fields that `set`/`unset` may touch; `custom.x` reaches into custom data.
     public static let settableFields: Set<String> = [
         "text", "type", "custom", "attachments", "visibility", "visibility_tag", "restrict_replies", "feeds", "poll_id",
+        "parent_id", "mentioned_user_ids",
     ]
 
     /// The attachments `set` gives, as the client sent them, or nil when it gives none. They
@@ -29,12 +30,20 @@ public struct ActivityPatch: Sendable, Hashable {
     }
 
     /// Top-level fields that `unset` may clear.
-    public static let unsettableFields: Set<String> = ["text", "custom", "attachments", "visibility_tag", "poll_id"]
+    public static let unsettableFields: Set<String> = [
+        "text", "custom", "attachments", "visibility_tag", "poll_id", "parent_id", "mentioned_user_ids",
+    ]
 
     /// The poll `set` puts on the activity, if it puts one: the caller checks it may (`Polls.attachable`).
     public func requestedPoll() throws(FeedsError) -> String? {
         guard let value = set["poll_id"] else { return nil }
         return try value.string(field: "set.poll_id", allowNull: true)
+    }
+
+    /// The activity `set` makes this one share, if it names one: the caller checks it may be read.
+    public func requestedParent() throws(FeedsError) -> String? {
+        guard let value = set["parent_id"] else { return nil }
+        return try value.string(field: "set.parent_id", allowNull: true).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The checks that need no activity: something to change, and only fields that may change.
@@ -63,6 +72,8 @@ public struct ActivityPatch: Sendable, Hashable {
         var restrict = activity.restrictReplies
         var feeds = activity.feeds
         var pollID = activity.pollID
+        var parentID = activity.parentID
+        var mentions = activity.mentionedUserIDs
 
         // A whole `custom` first, then `custom.KEY` on top of it: the result must not depend on key order.
         let ordered = set.sorted { lhs, rhs in
@@ -86,6 +97,18 @@ public struct ActivityPatch: Sendable, Hashable {
                 guard let linked else { throw FeedsError(.internal, "set.attachments was applied without linking") }
                 attachments = linked
             case "poll_id": pollID = try value.string(field: "set.poll_id", allowNull: true)
+            case "parent_id": parentID = try value.string(field: "set.parent_id", allowNull: true)
+            case "mentioned_user_ids":
+                guard case .array(let items) = value else {
+                    throw .input("set.mentioned_user_ids must be an array", field: "set.mentioned_user_ids")
+                }
+                mentions = try Mentions.checked(
+                    try items.map { item throws(FeedsError) in
+                        guard case .string(let id) = item else {
+                            throw .input("set.mentioned_user_ids must hold strings", field: "set.mentioned_user_ids")
+                        }
+                        return id
+                    }, field: "set.mentioned_user_ids")
             case "feeds":
                 guard case .array(let items) = value else { throw .input("set.feeds must be an array", field: "set.feeds") }
                 feeds = try items.map { item throws(FeedsError) in
@@ -107,6 +130,8 @@ public struct ActivityPatch: Sendable, Hashable {
             case "attachments": attachments = []
             case "visibility_tag": visibilityTag = nil
             case "poll_id": pollID = nil
+            case "parent_id": parentID = nil
+            case "mentioned_user_ids": mentions = []
             default: throw .input("\"\(key)\" cannot be unset", field: "unset")
             }
         }
@@ -115,6 +140,8 @@ public struct ActivityPatch: Sendable, Hashable {
             visibilityTag: visibilityTag, restrictReplies: restrict, custom: custom, attachments: attachments
         )
         draft.pollID = pollID.flatMap { $0.isEmpty ? nil : $0 }
+        draft.parentID = parentID.flatMap { $0.isEmpty ? nil : $0 }
+        draft.mentionedUserIDs = mentions
         return draft
     }
 

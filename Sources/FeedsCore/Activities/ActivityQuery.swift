@@ -15,6 +15,10 @@ public struct ActivityQuery: Sendable, Hashable {
     public var ownFieldsOf: String?
     public var limit: Int
     public var cursor: ActivityCursor?
+    /// The page's order: newest first unless QueryActivities asks for another.
+    public var sort = ActivitySort.newestFirst
+    /// Whether a share carries the activity it shares (`parent`); that one's own parent is left out.
+    public var embedsParents = true
 
     public init(
         feeds: [String]? = nil, userIDs: [String]? = nil, types: [String]? = nil, createdAt: [TimeBound] = [],
@@ -41,6 +45,19 @@ public struct ActivityQuery: Sendable, Hashable {
 
     public static let defaultLimit = 25
     public static let maxLimit = 100
+
+    /// The sort, and the cursor checked against it: a sorted read pages forward only (`next`),
+    /// with cursors made in that same sort.
+    public mutating func sort(by sort: ActivitySort) throws(FeedsError) {
+        self.sort = sort
+        guard let cursor else { return }
+        if sort == .newestFirst {
+            guard cursor.sort == nil else { throw .input("next was made by a read in another sort", field: "next") }
+        } else {
+            guard cursor.direction == .older else { throw .input("a sorted read pages forward with next", field: "prev") }
+            guard cursor.sort == sort.token else { throw .input("next was made by a read in another sort", field: "next") }
+        }
+    }
 
     /// Validates the page size and the cursors of a request.
     public static func page(limit: Int?, next: String?, prev: String?) throws(FeedsError) -> (Int, ActivityCursor?) {

@@ -59,7 +59,6 @@ public struct CommentDraft: Sendable, Hashable {
     public var attachments: [StoredAttachment]
 
     public static let maxTextBytes = 10_000
-    public static let maxMentions = 25
     public static let maxAttachments = 10
     /// Replies nest at most this deep (a comment on the activity is depth 0).
     public static let maxDepth = 5
@@ -94,14 +93,7 @@ public struct CommentDraft: Sendable, Hashable {
     /// The bounds AddComment and UpdateComment share.
     public static func check(text: String?, mentions: [String]?, attachments: [StoredAttachment]) throws(FeedsError) {
         if let text, text.utf8.count > maxTextBytes { throw .input("comment is at most \(maxTextBytes) bytes", field: "comment") }
-        if let mentions {
-            guard mentions.count <= maxMentions else {
-                throw .input("mentioned_user_ids takes at most \(maxMentions) users", field: "mentioned_user_ids")
-            }
-            guard mentions.allSatisfy({ (1...255).contains($0.utf8.count) }) else {
-                throw .input("each of mentioned_user_ids is 1 to 255 bytes", field: "mentioned_user_ids")
-            }
-        }
+        _ = try Mentions.checked(mentions)
         guard attachments.count <= maxAttachments else {
             throw .input("a comment takes at most \(maxAttachments) attachments", field: "attachments")
         }

@@ -47,6 +47,17 @@ public struct Activity: Sendable, Hashable {
     /// Whether its reader hid it (ActivityFeedback): it then leaves the feed pages they read.
     public var hidden = false
     public var poll: Poll?
+    /// The activity it shares (`parent_id`).
+    public var parentID: String?
+    /// That activity as its reader may see it, filled in by the reads (nil when they may not).
+    public var parent: Activity? {
+        get { parentBox.first }
+        set { parentBox = newValue.map { [$0] } ?? [] }
+    }
+    private var parentBox: [Activity] = []
+    /// The users it names (`mentioned_user_ids`), and those of them who exist, filled in by the reads.
+    public var mentionedUserIDs: [String] = []
+    public var mentionedUsers: [User] = []
     /// On a feed page, the feed it is read in (a timeline's copy: the feed it was posted to), with
     /// whom its `own_capabilities` are for.
     public var currentFeed: CurrentFeed?
@@ -94,7 +105,7 @@ extension Activity {
 
 extension Activity {
     /// Leaves of the activity what a preview shows: its content (text, attachments, custom data,
-    /// poll) and its latest reactions go; its counts stay.
+    /// poll, the activity it shares, whom it names) and its latest reactions go; its counts stay.
     public mutating func previewed() {
         preview = true
         text = nil
@@ -102,6 +113,8 @@ extension Activity {
         custom = [:]
         pollID = nil
         poll = nil
+        parent = nil
+        mentionedUsers = []
         engagement.latestReactions = []
     }
 }

@@ -50,6 +50,12 @@ public struct ActivityEngagement: Sendable, Hashable {
     public var bookmarkCount = 0
     public var ownBookmarks: [Bookmark] = []
     public var commentCount = 0
+    /// How many live activities share it (`parent_id`).
+    public var shareCount = 0
+
+    /// Stream's `popularity`: reactions, comments twice, bookmarks three times (the popular
+    /// selector's and the rankings' measure too).
+    public var popularity: Int { reactionCount + 2 * commentCount + 3 * bookmarkCount }
 
     /// How many of the newest reactions an activity carries.
     public static let latestLimit = 5

@@ -139,9 +139,11 @@ extension FeedsAPIImplementation {
             restrictReplies: body.restrictReplies?.rawValue,
             custom: try body.custom.map { try FreeForm.object($0.additionalProperties) }, attachments: nil)
         draft.expiresAt = try ActivityDraft.expiry(try Wire.date(body.expiresAt, field: "expires_at"))
+        draft.parentID = body.parentId.flatMap { $0.isEmpty ? nil : $0 }
+        draft.mentionedUserIDs = try Mentions.checked(body.mentionedUserIds)
         return Activities<Store>.UpsertItem(
             draft: draft, given: try body.attachments?.map { try recode($0) } ?? [],
-            mentions: body.createNotificationActivity == true ? body.mentionedUserIds ?? [] : nil)
+            mentions: body.createNotificationActivity == true ? draft.mentionedUserIDs : nil)
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
@@ -167,18 +169,22 @@ extension FeedsAPIImplementation {
         _ = try request.principal.actingUser(requested: body.userId)
         let custom: JSONObject = try body.custom.map { try FreeForm.object($0.additionalProperties) } ?? [:]
         let poll = body.pollId.flatMap { $0.isEmpty ? nil : $0 }
+        let mentions = try Mentions.checked(body.mentionedUserIds)
         let activity = try await activities.update(
             input.path.id, given: try body.attachments?.map { try recode($0) } ?? [], poll: poll,
-            attachmentsField: "attachments", feedsField: "feeds", principal: request.principal, logger: request.logger
+            attachmentsField: "attachments", feedsField: "feeds", parentField: "parent_id",
+            notifyMentions: body.handleMentionNotifications == true, principal: request.principal, logger: request.logger
         ) { current, linked in
-            // A full replace: what the body leaves out is cleared, but the type, owner, feeds and
-            // poll stay (UpdateActivityPartial's unset takes a poll off).
+            // A full replace: what the body leaves out is cleared, but the type, owner, feeds,
+            // poll and the activity it shares stay (UpdateActivityPartial's unset takes those off).
             var draft = try ActivityDraft(
                 id: current.id, type: current.type, userID: current.user.id, text: body.text,
                 feeds: body.feeds ?? current.feeds, visibility: body.visibility?.rawValue,
                 visibilityTag: body.visibilityTag, restrictReplies: body.restrictReplies?.rawValue, custom: custom,
                 attachments: linked)
             draft.pollID = poll ?? current.pollID
+            draft.parentID = current.parentID
+            draft.mentionedUserIDs = mentions
             return draft
         }
         return .created(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
@@ -193,7 +199,9 @@ extension FeedsAPIImplementation {
         let patch = ActivityPatch(set: try body.set.map { try recode($0) } ?? [:], unset: body.unset ?? [])
         let activity = try await activities.update(
             input.path.id, given: try patch.requestedAttachments(), poll: try patch.requestedPoll(),
-            attachmentsField: "set.attachments", feedsField: "set.feeds", principal: request.principal, logger: request.logger
+            parent: try patch.requestedParent(), attachmentsField: "set.attachments", feedsField: "set.feeds",
+            parentField: "set.parent_id", notifyMentions: body.handleMentionNotifications == true,
+            principal: request.principal, logger: request.logger
         ) { current, linked in try patch.apply(to: current, linked: linked) }
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }

@@ -16,12 +16,9 @@ extension FeedsAPIImplementation {
         -> ActivityPage
     {
         try DeclaredBounds.check(body)
-        for sort in body.sort ?? [] where (sort.field ?? "created_at") != "created_at" || (sort.direction ?? -1) != -1 {
-            throw FeedsError.input(
-                "activities are returned newest first; sort supports only created_at, direction -1", field: "sort")
-        }
         let (limit, cursor) = try ActivityQuery.page(limit: body.limit.map(Int.init), next: body.next, prev: body.prev)
         var query = ActivityQuery(viewer: request.principal, limit: limit, cursor: cursor)
+        try query.sort(by: ActivitySort((body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) }))
         // A server call naming a user gets that user's own reactions and bookmarks.
         query.ownFieldsOf = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
         if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }

@@ -33,7 +33,7 @@ extension PostgresActivityStore {
         let page = ActivityPage(activities: rows.map(\.row.activity), next: next, prev: nil)
         var asQuery = ActivityQuery(viewer: query.viewer)
         asQuery.ownFieldsOf = query.ownFieldsOf
-        return try await withPolls(page, asQuery, logger: logger) { try await reads.query($0, logger: logger) }
+        return try await enriched(page, asQuery, logger: logger) { try await reads.query($0, logger: logger) }
     }
 
     static func viewSQL(_ query: ViewPageQuery, now: Date) throws -> PostgresQuery {
@@ -67,7 +67,7 @@ extension PostgresActivityStore {
             case .popular:
                 let least = try bind(selector.minPopularity ?? ActivitySelection.defaultMinPopularity)
                 sql = "SELECT a.id, \(index) AS k FROM activities a WHERE a.visibility = 'public'"
-                sql += " AND a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count >= \(least)"
+                sql += " AND \(ActivitySortSQL.popularity) >= \(least)"
                 sql += try conditions(ActivityQuery(viewer: query.viewer), viewer: viewer, hiddenBy: own, key: key, &bind)
             case .query:
                 var filtered = ActivityQuery(viewer: query.viewer)

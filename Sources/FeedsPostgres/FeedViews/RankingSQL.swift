@@ -84,11 +84,11 @@ struct RankingSQL {
     private func field(_ field: RankingExpression.Field, _ bind: inout SQLBinds) throws -> String {
         switch field {
         case .time: return "extract(epoch FROM a.created_at)::float8"
-        case .popularity: return "(a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count)::float8"
+        case .popularity: return "\(ActivitySortSQL.popularity)::float8"
         case .reactionCount: return "a.reaction_count::float8"
         case .commentCount: return "a.comment_count::float8"
         case .bookmarkCount: return "a.bookmark_count::float8"
-        case .shareCount: return "0::float8"
+        case .shareCount: return "a.share_count::float8"
         case .type: return "a.type"
         case .selectorSource: return "src"
         case .reactionCountOf(let type):

@@ -21,7 +21,7 @@ enum EngagementColumns {
                 """
             } ?? "NULL::text"
         return """
-            a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count,
+            a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count, a.share_count,
             \(latestReactions(of: .activities)),
             \(ownReactions(of: .activities, own: own)),
             \(ownBookmarks)
@@ -75,15 +75,17 @@ enum EngagementColumns {
         "(extract(epoch FROM \(column)) * 1000000)::int8"
     }
 
-    /// The engagement in the next seven columns of a row, in the order of `sql(own:)`.
+    /// The engagement in the next eight columns of a row, in the order of `sql(own:)`.
     static func decode(_ columns: inout RowReader, activityID: String) throws -> ActivityEngagement {
         var engagement = ActivityEngagement()
         let reactionCount: Int32 = try columns.next()
         engagement.reactionCount = Int(reactionCount)
         engagement.reactionGroups = try reactionGroups(try columns.next())
         let bookmarkCount: Int32 = try columns.next(), commentCount: Int32 = try columns.next()
+        let shareCount: Int32 = try columns.next()
         engagement.bookmarkCount = Int(bookmarkCount)
         engagement.commentCount = Int(commentCount)
+        engagement.shareCount = Int(shareCount)
         engagement.latestReactions = try reactions(try columns.next(), activityID: activityID)
         engagement.ownReactions = try reactions(try columns.next(), activityID: activityID)
         engagement.ownBookmarks = try bookmarks(try columns.next(), activityID: activityID)

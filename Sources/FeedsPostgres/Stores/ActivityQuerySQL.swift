@@ -9,6 +9,8 @@ import PostgresNIO
 ///   index walks, never every row of them; with a type and 100 feeds or more, the type's walk,
 ///   kept to the feeds (a rare type would have each feed read whole);
 /// - otherwise (by id, or everything): the activities' own newest-first index.
+/// In another sort (QueryActivities' `sort`): every activity the filters match, ordered in the
+/// database (`sortedSQL`).
 extension PostgresActivityStore {
     static func sql(for query: ActivityQuery) throws -> PostgresQuery {
         var bind = SQLBinds()
@@ -16,6 +18,7 @@ extension PostgresActivityStore {
         let own = try query.ownFieldsOf.map { try bind($0) }
         let viewer = try query.viewer.userID.map { try bind($0) }
         let select = "SELECT \(ActivityRow.columns(own: own, viewer: viewer)) FROM "
+        if query.sort != .newestFirst { return try sortedSQL(query, select: select, own: own, viewer: viewer, &bind) }
         let order = query.cursor?.direction == .newer ? "ASC" : "DESC"
 
         if let feeds = query.feeds, feeds.count == 1 {
@@ -48,6 +51,40 @@ extension PostgresActivityStore {
         var sql = select + "activities a JOIN users u ON u.id = a.user_id WHERE true"
         sql += try conditions(query, viewer: viewer, key: ("a.created_at", "a.id"), &bind)
         sql += " ORDER BY a.created_at \(order), a.id \(order) LIMIT \(try bind(query.limit + 1))"
+        return bind.query(sql)
+    }
+
+    /// A read in another order than newest first: the activities the filters match (of the feeds
+    /// the reader may read, with `feeds`), sorted on (the field, `created_at`, id) all one way, and
+    /// the cursor a place in that order. No index holds these orders (every reaction would
+    /// update one), so the read sorts what the filters match: filters keep it small.
+    private static func sortedSQL(
+        _ query: ActivityQuery, select: String, own: String?, viewer: String?, _ bind: inout SQLBinds
+    ) throws -> PostgresQuery {
+        let order = query.sort.ascending ? "ASC" : "DESC"
+        let value = ActivitySortSQL.value(query.sort.field)
+        var sql = select + "activities a JOIN users u ON u.id = a.user_id WHERE true"
+        if let feeds = query.feeds {
+            sql += " AND a.id IN (SELECT f.activity_id FROM activity_feeds f"
+            if let viewer {
+                sql += " JOIN feeds qf ON qf.fid = f.feed AND \(FeedReadable.predicate(feed: "qf", user: viewer))"
+            }
+            sql += " WHERE f.feed = ANY(\(try bind(feeds))))"
+        }
+        var filters = query
+        (filters.feeds, filters.cursor) = (nil, nil)
+        sql += try conditions(filters, viewer: viewer, hiddenBy: query.feeds == nil ? nil : own, key: ("a.created_at", "a.id"), &bind)
+        let keys = (value.map { [$0] } ?? []) + ["a.created_at", "a.id"]
+        if let cursor = query.cursor {
+            // A count, exactly: a forged cursor's value must not trap the conversion.
+            guard let count = Int64(exactly: cursor.score ?? 0) else {
+                throw FeedsError.input("next is not a valid cursor", field: "next")
+            }
+            var edge = value == nil ? [] : [try bind(count)]
+            edge += [try bind.time(microseconds: cursor.micros), try bind(cursor.id)]
+            sql += " AND (\(keys.joined(separator: ", "))) \(query.sort.ascending ? ">" : "<") (\(edge.joined(separator: ", ")))"
+        }
+        sql += " ORDER BY \(keys.map { "\($0) \(order)" }.joined(separator: ", ")) LIMIT \(try bind(query.limit + 1))"
         return bind.query(sql)
     }
 

@@ -12,7 +12,7 @@ enum ActivityRow {
     static func columns(own: String?, viewer: String? = nil) -> String {
         """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
-        a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id,
+        a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id, a.parent_id, a.mentioned_user_ids,
         COALESCE((
             SELECT json_agg(json_build_object('p', t.payload, 'k', t.object_key) ORDER BY t.position)
             FROM attachments t LEFT JOIN cdn_objects o ON o.key = t.object_key
@@ -55,6 +55,7 @@ enum ActivityRow {
         let createdAt: Date = try columns.next(), updatedAt: Date = try columns.next()
         let editedAt: Date? = try columns.next(), deletedAt: Date? = try columns.next()
         let expiresAt: Date? = try columns.next(), pollID: String? = try columns.next()
+        let parentID: String? = try columns.next(), mentions: [String] = try columns.next()
         let attachments = try attachments(try columns.next())
         let user = try UserRow.user(&columns)
         let engagement = try EngagementColumns.decode(&columns, activityID: id)
@@ -65,6 +66,8 @@ enum ActivityRow {
             expiresAt: expiresAt
         )
         activity.pollID = pollID
+        activity.parentID = parentID
+        activity.mentionedUserIDs = mentions
         if try columns.next() as Bool { activity.previewed() }
         activity.hidden = try columns.next()
         return Decoded(activity: activity, micros: try columns.next())

@@ -2,8 +2,8 @@ import FeedsCore
 import Foundation
 import PostgresNIO
 
-/// The create: the user (if new), the activity, its feed rows, its feeds (if new) and its
-/// attachments in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
+/// The create: the user (if new), the activity, its feed rows, its feeds (if new), its
+/// attachments and the share count of the activity it shares in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
 /// keys are checked at its end, so the rows may reference each other). The trigger that counts a
 /// feed's posts queues the fan-out when the feed has followers (migration 0007). A user posts only
 /// to feeds that are theirs, or new ones they may create (`FeedPermissions`: `user:<them>`, not
@@ -24,8 +24,10 @@ struct InsertActivity: PostgresPreparedStatement {
             SELECT \(UserRow.columns) FROM new_user
             UNION ALL SELECT \(UserRow.columns) FROM users WHERE id = $3
         ), a AS (
-            INSERT INTO activities (id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at, poll_id)
-            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $17, $18
+            INSERT INTO activities (
+                id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at, poll_id,
+                parent_id, mentioned_user_ids)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $17, $18, $19, $20
             WHERE $15::text IS NULL OR (NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
                 AND (SELECT count(*) FROM feeds WHERE fid = ANY($16)) = cardinality($16::text[]))
             RETURNING id, created_at, updated_at
@@ -41,6 +43,8 @@ struct InsertActivity: PostgresPreparedStatement {
             INSERT INTO attachments (activity_id, position, type, payload, object_key)
             SELECT a.id, x.n - 1, NULLIF(x.t, ''), x.p::jsonb, NULLIF(x.k, '')
             FROM a, unnest($12::text[], $13::text[], $14::text[]) WITH ORDINALITY AS x(t, p, k, n)
+        ), shared AS (
+            UPDATE activities SET share_count = share_count + 1 FROM a WHERE activities.id = $19
         )
         SELECT a.created_at, a.updated_at, author.* FROM a LEFT JOIN author ON true LIMIT 1
         """
@@ -62,7 +66,7 @@ struct InsertActivity: PostgresPreparedStatement {
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 18)
+        var bindings = PostgresBindings(capacity: 20)
         bindings.append(draft.id)
         bindings.append(draft.type)
         bindings.append(draft.userID)
@@ -81,6 +85,8 @@ struct InsertActivity: PostgresPreparedStatement {
         bindings.append(mustExist)
         bindings.append(draft.expiresAt)
         bindings.append(draft.pollID)
+        bindings.append(draft.parentID)
+        bindings.append(draft.mentionedUserIDs)
         return bindings
     }
 

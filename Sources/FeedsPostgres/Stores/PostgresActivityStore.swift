@@ -194,11 +194,21 @@ public struct PostgresActivityStore: ActivityStore {
             UPDATE activities SET type = \(draft.type), text = \(draft.text), feeds = \(feeds),
                 visibility = \(draft.visibility.rawValue), visibility_tag = \(draft.visibilityTag),
                 restrict_replies = \(draft.restrictReplies), custom = \(JSONText.encode(draft.custom))::jsonb,
-                poll_id = \(draft.pollID), updated_at = now(), edited_at = now()
+                poll_id = \(draft.pollID), parent_id = \(draft.parentID), mentioned_user_ids = \(draft.mentionedUserIDs),
+                updated_at = now(), edited_at = now()
             WHERE id = \(id)
             """,
             logger: logger
         )
+        if draft.parentID != current.parentID {
+            // The share moves: one less for the activity it shared, one more for the new one.
+            try await connection.query(
+                """
+                UPDATE activities SET share_count = share_count + CASE WHEN id = \(draft.parentID) THEN 1 ELSE -1 END
+                WHERE id IN (\(current.parentID), \(draft.parentID)) AND (id = \(draft.parentID) OR share_count > 0)
+                """,
+                logger: logger)
+        }
         if feeds != current.feeds {
             try await connection.query("DELETE FROM activity_feeds WHERE activity_id = \(id)", logger: logger)
             try await connection.query(
@@ -248,6 +258,15 @@ public struct PostgresActivityStore: ActivityStore {
     /// or hard (gone, with their files and all that hangs off them).
     static func remove(_ found: [String], hard: Bool, on connection: PostgresConnection, logger: Logger) async throws {
         guard !found.isEmpty else { return }
+        // The live shares among them count no more for the activities they share.
+        try await connection.query(
+            """
+            UPDATE activities p SET share_count = GREATEST(p.share_count - s.n, 0)
+            FROM (SELECT parent_id, count(*)::int AS n FROM activities WHERE id = ANY(\(found)) AND parent_id IS NOT NULL
+                AND deleted_at IS NULL GROUP BY parent_id) s
+            WHERE p.id = s.parent_id
+            """,
+            logger: logger)
         if hard {
             var held: [String] = []
             // The activities' own files, and their comments' (which go with them).
@@ -292,6 +311,12 @@ public struct PostgresActivityStore: ActivityStore {
             guard found else { throw FeedsError.notFound("activity \(id) does not exist") }
             try await connection.query(
                 "UPDATE activities SET deleted_at = NULL, updated_at = now() WHERE id = \(id)", logger: logger)
+            // A share counts again for the activity it shares.
+            try await connection.query(
+                """
+                UPDATE activities p SET share_count = p.share_count + 1 FROM activities s
+                WHERE s.id = \(id) AND p.id = s.parent_id
+                """, logger: logger)
             // Back in its feeds, in fid order as a create writes them; their trigger counts it and
             // queues the fan-out to followers again.
             try await connection.query(

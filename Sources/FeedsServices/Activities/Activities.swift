@@ -1,6 +1,7 @@
 import FeedsCore
 import FeedsUploads
 import Logging
+import Synchronization
 
 /// Activities' workflow: attachments linked and files stored before the write, the files given
 /// back if the write fails, the idempotent reply recorded in the write's transaction, and the
@@ -34,19 +35,23 @@ package struct Activities<Store: ActivityStore>: Sendable {
                 "an activity may hold at most \(ActivityDraft.maxAttachments) attachments", field: "attachments")
         }
         draft.attachments = try await uploads.pipeline.linker.link(given, principal: principal, logger: logger)
-        // The poll is read before the write: the reply recorded in the write's transaction shows it too.
-        var recording = recording
+        // What the reply carries beside the row is read before the write, so that the reply
+        // recorded in the write's transaction shows it too: the activity it shares, the users it
+        // names, its poll.
+        let parent = try await checkParent(of: draft, logger: logger)
+        let mentioned = try await mentionedUsers(draft.mentionedUserIDs, logger: logger)
         var poll: Poll?
         if let pollID {
             draft.pollID = try await polls.attachable(pollID, to: draft.userID, principal: principal, logger: logger)
             poll = try await polls.poll(pollID, viewer: principal, reader: draft.userID, logger: logger)
-            recording = recording.map { record in
-                IdempotentRecord(principal: record.principal, key: record.key) { [poll] activity in
-                    var shown = activity
-                    shown.poll = poll
-                    return try record.reply(shown)
-                }
-            }
+        }
+        let carry: @Sendable (Activity) -> Activity = { [poll] activity in
+            var shown = activity
+            (shown.poll, shown.parent, shown.mentionedUsers) = (poll, parent, mentioned)
+            return shown
+        }
+        let recording = recording.map { record in
+            IdempotentRecord(principal: record.principal, key: record.key) { try record.reply(carry($0)) }
         }
         try await feedGroups.require(draft.feeds, logger: logger)
         let stored = try await uploads.attach(files, owner: draft.userID, settings: settings, logger: logger)
@@ -58,7 +63,7 @@ package struct Activities<Store: ActivityStore>: Sendable {
             await uploads.detach(stored, logger: logger)
             throw error
         }
-        activity.poll = poll
+        activity = carry(activity)
         events.activity("feeds.activity.added", activity, actor: activity.user)
         if let mentions {
             // A mention copies no custom data: AddActivity's copy_custom_to_notification is
@@ -73,24 +78,35 @@ package struct Activities<Store: ActivityStore>: Sendable {
     /// under `attachmentsField`, then `change` makes the new draft from the activity as it is,
     /// locked, by its owner or the server; its feeds' groups must exist.
     package func update(
-        _ id: String, given: [JSONObject]?, poll: String? = nil, attachmentsField: String, feedsField: String,
-        principal: Principal, logger: Logger,
+        _ id: String, given: [JSONObject]?, poll: String? = nil, parent: String? = nil, attachmentsField: String,
+        feedsField: String, parentField: String, notifyMentions: Bool = false, principal: Principal, logger: Logger,
         change: @escaping @Sendable (_ current: Activity, _ linked: [StoredAttachment]?) throws -> ActivityDraft
     ) async throws -> Activity {
         // A poll the change puts on: one the activity's owner made (any, for the server).
         if let poll, !poll.isEmpty { _ = try await polls.attachable(poll, to: principal.userID ?? "", principal: principal, logger: logger) }
         var linked: [StoredAttachment]?
         if let given { linked = try await link(given, into: id, principal: principal, field: attachmentsField, logger: logger) }
+        if let parent { try await checkParent(parent, of: id, poster: principal.userID, field: parentField, logger: logger) }
         let (attachments, groups) = (linked, feedGroups.current)
+        let mentionedBefore = Mutex<[String]>([])
         let activity = try await store.updateActivity(id: id, by: principal, logger: logger) { current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }
+            mentionedBefore.withLock { $0 = current.mentionedUserIDs }
             let draft = try change(current, attachments)
             try groups.requireAll(draft.feeds, field: feedsField)
             return draft
-        }
+        }.shown(to: principal, store: store, logger: logger)
         events.activity("feeds.activity.updated", activity, actor: activity.user)
+        if notifyMentions {
+            // `handle_mention_notifications`: those the edit names anew are told, as a create tells.
+            let before = Set(mentionedBefore.withLock { $0 })
+            let drafts = activity.mentionedUserIDs.filter { !before.contains($0) }.map {
+                NotificationDraft.mention(of: $0, in: activity, copyCustom: false)
+            }
+            try await notifier.notifyReaders(drafts, of: activity.id, logger: logger)
+        }
         return activity
     }
 
@@ -129,13 +145,16 @@ package struct Activities<Store: ActivityStore>: Sendable {
                 }
                 var draft = item.draft
                 draft.attachments = try await link(item.given, into: draft.id, principal: principal, field: "attachments", logger: logger)
+                _ = try await checkParent(of: draft, logger: logger)
                 try await feedGroups.require(draft.feeds, logger: logger)
                 drafts.append(draft)
             } catch let error as FeedsError {
                 throw error.inBatch("activities", index)
             }
         }
-        let written = try await store.upsertActivities(drafts, by: principal, logger: logger)
+        var written = try await store.upsertActivities(drafts, by: principal, logger: logger)
+        let shown = try await written.map(\.activity).shown(to: principal, store: store, logger: logger)
+        for index in written.indices { written[index].activity = shown[index] }
         let mentions = Dictionary(items.map { ($0.draft.id, $0.mentions) }, uniquingKeysWith: { first, _ in first })
         for (activity, created) in written {
             events.activity(created ? "feeds.activity.added" : "feeds.activity.updated", activity, actor: activity.user)
@@ -163,6 +182,9 @@ package struct Activities<Store: ActivityStore>: Sendable {
                 if let given = try item.patch.requestedAttachments() {
                     linked = try await link(given, into: item.id, principal: principal, field: "set.attachments", logger: logger)
                 }
+                if let parent = try item.patch.requestedParent() {
+                    try await checkParent(parent, of: item.id, poster: principal.userID, field: "set.parent_id", logger: logger)
+                }
                 changes[item.id] = (index, item.patch, linked)
             } catch let error as FeedsError {
                 throw error.inBatch("changes", index)
@@ -180,7 +202,38 @@ package struct Activities<Store: ActivityStore>: Sendable {
             }
         }
         for activity in written { events.activity("feeds.activity.updated", activity, actor: activity.user) }
-        return written
+        return try await written.shown(to: principal, store: store, logger: logger)
+    }
+
+    /// The users of `ids` who exist, in that order.
+    private func mentionedUsers(_ ids: [String], logger: Logger) async throws -> [User] {
+        guard !ids.isEmpty else { return [] }
+        var query = UserQuery(limit: ids.count)
+        query.ids = ids
+        let byID = Dictionary(
+            try await store.queryUsers(query, logger: logger).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The activity a draft shares, if it shares one, checked as `checkParent(_:of:poster:field:logger:)` does.
+    private func checkParent(of draft: ActivityDraft, logger: Logger) async throws -> Activity? {
+        guard let parent = draft.parentID else { return nil }
+        return try await checkParent(parent, of: draft.id, poster: draft.userID, field: "parent_id", logger: logger)
+    }
+
+    /// A share's `parent`: another activity, live, that its `poster` may read whole (the server,
+    /// when nil, reads any), as they read it. A share of one that is deleted later stays, without it.
+    @discardableResult
+    private func checkParent(_ parent: String, of id: String, poster: String?, field: String, logger: Logger) async throws
+        -> Activity
+    {
+        guard parent != id else { throw FeedsError.input("an activity cannot share itself", field: field) }
+        let shared = try await store.activity(id: parent, viewer: poster.map(Principal.user) ?? .server, logger: logger)
+        guard var shared, !shared.preview else {
+            throw FeedsError.input("\(field) names no activity \(poster ?? "the server") may read: \(parent)", field: field)
+        }
+        shared.parent = nil
+        return shared
     }
 
     /// Attachments an update sends, linked as a create links them; the objects the activity holds
@@ -229,5 +282,30 @@ package struct Activities<Store: ActivityStore>: Sendable {
         query.ids = Array(Set(ids))
         let found = try await store.queryActivities(query, logger: logger).activities
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+extension Activity {
+    /// The activity as a write's reply shows it to `principal`: the store reads written activities
+    /// as the server, and the activity a share shares is then read again as the writer reads it.
+    func shown<Store: ActivityStore>(to principal: Principal, store: Store, logger: Logger) async throws -> Activity {
+        try await [self].shown(to: principal, store: store, logger: logger)[0]
+    }
+}
+
+extension Array where Element == Activity {
+    func shown<Store: ActivityStore>(to principal: Principal, store: Store, logger: Logger) async throws -> [Activity] {
+        let parents = Set(compactMap(\.parentID))
+        guard principal != .server, !parents.isEmpty else { return self }
+        var read = ActivityQuery(viewer: principal, limit: parents.count)
+        (read.ids, read.embedsParents) = ([String](parents), false)
+        let readable = Dictionary(
+            try await store.queryActivities(read, logger: logger).activities.map { ($0.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        return map { activity in
+            var shown = activity
+            shown.parent = activity.parentID.flatMap { readable[$0] }
+            return shown
+        }
     }
 }

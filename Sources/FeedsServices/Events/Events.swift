@@ -24,6 +24,10 @@ package struct Events<Store: ActivityStore>: Sendable {
     package func activity(_ type: String, _ activity: Activity, actor: User? = nil, extra: [(String, (any Encodable)?)] = []) {
         var json = JSONWriter(capacity: 2048)
         var users: [String: [UInt8]] = [:]
+        // Without the activity a share shares: who may read the share need not read that one
+        // (a read carries it to those who may).
+        var activity = activity
+        activity.parent = nil
         json.object { json in
             Self.head(&json, type)
             json.key("activity")

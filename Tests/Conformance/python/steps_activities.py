@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta, timezone
 
-from getstream.models import ActivityRequest, Attachment, UpdateActivityPartialChangeRequest
+from getstream.models import ActivityRequest, Attachment, SortParamRequest, UpdateActivityPartialChangeRequest
 
 from support import check_activity, check_decoded, expect, expect_api_error, expect_equal, fetch, page_through, step
 
@@ -94,6 +94,64 @@ def activities_query_by_time(run):
     ).data
     check_decoded(data)
     expect_equal([activity.id for activity in data.activities], run.notes, "bob's notes of the last hour")
+
+
+@step
+def activity_shared(run):
+    # Bob shares alice's post: the share carries it, and it counts the share until it goes.
+    original = run.activities["plain"]
+    share = run.client.feeds.add_activity(
+        type="post", feeds=[run.bob_feed], text="look at this", user_id=run.bob, parent_id=original.id
+    ).data.activity
+    check_activity(share, "the share")
+    expect_equal((share.parent.id, share.parent.text), (original.id, original.text), "the share's parent")
+    expect_equal(run.client.feeds.get_activity(id=original.id).data.activity.share_count, 1, "share_count")
+    data = run.client.feeds.query_activities(filter={"id": share.id}, user_id=run.alice).data
+    check_decoded(data)
+    expect_equal(data.activities[0].parent.share_count, 1, "the parent's share_count, read with the share")
+    run.client.feeds.delete_activity(share.id, hard_delete=True)  # later steps count bob's feed
+    expect_equal(run.client.feeds.get_activity(id=original.id).data.activity.share_count, 0, "share_count after")
+
+
+@step
+def activity_mentions(run):
+    # The users an activity names come back as users; those who do not exist are left out.
+    added = run.client.feeds.add_activity(
+        type="post", feeds=[run.alice_feed], text="hi @bob", user_id=run.alice, mentioned_user_ids=[run.bob, "nobody-at-all"]
+    ).data.activity
+    check_activity(added, "the activity")
+    expect_equal([user.id for user in added.mentioned_users], [run.bob], "mentioned_users")
+    patched = run.client.feeds.update_activity_partial(id=added.id, unset=["mentioned_user_ids"]).data.activity
+    expect_equal(patched.mentioned_users, [], "mentioned_users after unset")
+    run.client.feeds.delete_activity(added.id, hard_delete=True)  # later steps count alice's feed
+
+
+@step
+def activities_query_sorted(run):
+    # Three posts liked 1, 2 and 0 times, sorted by reaction_count both ways, paged by next.
+    author = f"{run.alice}-sorted"
+    feed = f"user:{author}"
+    ids = []
+    for likes in (1, 2, 0):
+        post = run.client.feeds.add_activity(type="post", feeds=[feed], text=f"{likes} likes", user_id=author).data.activity
+        for liker in (run.alice, run.bob)[:likes]:
+            run.client.feeds.add_activity_reaction(post.id, type="like", user_id=liker)
+        ids.append(post.id)
+    for direction, expected in ((-1, [ids[1], ids[0], ids[2]]), (1, [ids[2], ids[0], ids[1]])):
+        pages = page_through(
+            lambda cursor: run.client.feeds.query_activities(
+                filter={"feeds": {"$in": [feed]}},
+                sort=[SortParamRequest(field="reaction_count", direction=direction)],
+                limit=2,
+                next=cursor,
+            ).data
+        )
+        expect_equal(sum(pages, []), expected, f"ids by reaction_count, direction {direction}")
+    popular = run.client.feeds.query_activities(
+        filter={"feeds": {"$in": [feed]}}, sort=[SortParamRequest(field="popularity", direction=-1)], limit=1
+    ).data
+    expect_equal((popular.activities[0].id, popular.activities[0].popularity), (ids[1], 2), "the most popular")
+    run.client.feeds.delete_activities(ids=ids, hard_delete=True)
 
 
 @step
