@@ -94,6 +94,45 @@ import Testing
         }
     }
 
+    /// URL enrichment: the first link of an activity's or a comment's text becomes a preview
+    /// attachment, unless `skip_enrich_url`; previews follow the text through edits; a link that
+    /// cannot be previewed costs the post nothing.
+    @Test func textsAreEnrichedWithTheirFirstLink() async throws {
+        try await Self.withWebServer { base, log in
+            try await TestServer.run(configure: { $0.linkPreviewHosts = ["127.0.0.1"] }) { server in
+                let page = base + "/page"
+                let made = try await server.addActivity(as: "alice", text: "read \(page). now")
+                let preview = try #require(made["attachments"].array.first, "\(made)")
+                #expect(made["attachments"].array.count == 1)
+                #expect(preview["og_scrape_url"].string == page && preview["title"].string == "Sea & Sky", "\(preview)")
+                #expect(preview["image_url"].string == base + "/img/sea.jpg" && preview["title_link"].string == page)
+                #expect(preview["author_name"].string == "Beach News" && preview["text"].string == "Waves, all day")
+                let id = try #require(made["id"].string)
+                #expect(try await server.api(.GET, "/feeds/activities/\(id)", as: "bob").body["activity"]["attachments"] == made["attachments"])
+                // Skipped when asked; a page that is no page, or a target refused, posts without.
+                let skipped = try await server.addActivity(as: "alice", text: page, extra: #""skip_enrich_url":true"#)
+                #expect(skipped["attachments"].array.isEmpty, "\(skipped)")
+                let text = try await server.addActivity(as: "alice", text: "see \(base)/text")
+                #expect(text["attachments"].array.isEmpty, "\(text)")
+                let metadata = try await server.addActivity(as: "alice", text: "see http://169.254.169.254/latest/meta-data/")
+                #expect(metadata["attachments"].array.isEmpty, "\(metadata)")
+                // An edit to another link swaps the preview; an edit without one drops it.
+                let redirected = base + "/r/0"
+                let edited = try await server.api(.PUT, "/feeds/activities/\(id)", as: "alice", json: #"{"text":"now \#(redirected)"}"#)
+                #expect(edited.body["activity"]["attachments"].array.compactMap { $0["og_scrape_url"].string } == [redirected], "\(edited.text)")
+                let plain = try await server.api(.PATCH, "/feeds/activities/\(id)", as: "alice", json: #"{"set":{"text":"no link"}}"#)
+                #expect(plain.body["activity"]["attachments"].array.isEmpty, "\(plain.text)")
+                // Comments too.
+                let comment = try await server.api(
+                    .POST, "/feeds/comments", as: "bob", json: #"{"object_id":"\#(id)","object_type":"activity","comment":"also \#(page)"}"#)
+                #expect(comment.body["comment"]["attachments"][0]["title"].string == "Sea & Sky", "\(comment.text)")
+                // Each link was fetched once (the probe first; the redirect lands on the page), the
+                // comment's from the cache, the metadata address never.
+                #expect(try Self.requests(log) == ["/page", "/page", "/text", "/r/0", "/page"])
+            }
+        }
+    }
+
     /// Without the allowance, loopback (by any name), private and metadata addresses, other
     /// schemes and ports, and credentials in the URL are refused before anything is fetched.
     @Test func targetsInsideAreNeverFetched() async throws {

@@ -34,10 +34,13 @@ struct ServiceHarness: Sendable {
         Activities(
             store: store, uploads: Uploads(pipeline: pipeline), feedGroups: feedGroups,
             polls: Polls(polls: PostgresPollStore(client: client), store: store, events: events), events: events,
-            notifier: notifier)
+            notifier: notifier, links: links)
     }
     var comments: Comments<PostgresActivityStore> {
-        Comments(store: store, uploads: Uploads(pipeline: pipeline), events: events, notifier: notifier)
+        Comments(store: store, uploads: Uploads(pipeline: pipeline), events: events, notifier: notifier, links: links)
+    }
+    var links: LinkEnrichment {
+        LinkEnrichment(previews: LinkPreviews(store: PostgresLinkPreviewStore(client: client), fetcher: LinkFetcher()))
     }
     var follows: Follows<PostgresActivityStore> {
         Follows(

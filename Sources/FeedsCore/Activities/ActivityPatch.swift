@@ -40,6 +40,13 @@ public struct ActivityPatch: Sendable, Hashable {
         return try value.string(field: "set.poll_id", allowNull: true)
     }
 
+    /// The text `set` gives (`.some(nil)` for null, or unset), or nil when the patch leaves the text.
+    public func requestedText() throws(FeedsError) -> String?? {
+        if unset.contains("text") { return .some(nil) }
+        guard let value = set["text"] else { return nil }
+        return .some(try value.string(field: "set.text", allowNull: true))
+    }
+
     /// The activity `set` makes this one share, if it names one: the caller checks it may be read.
     public func requestedParent() throws(FeedsError) -> String? {
         guard let value = set["parent_id"] else { return nil }

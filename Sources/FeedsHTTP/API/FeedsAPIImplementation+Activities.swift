@@ -96,8 +96,9 @@ extension FeedsAPIImplementation {
     ) async throws -> Activity {
         let item = try item(body, files: files.count, request: request)
         return try await activities.add(
-            item.draft, given: item.given, files: files, pollID: body.pollId, mentions: item.mentions, settings: settings,
-            recording: recording, principal: request.principal, logger: request.logger)
+            item.draft, given: item.given, files: files, pollID: body.pollId, mentions: item.mentions,
+            enrich: body.skipEnrichUrl != true, settings: settings, recording: recording, principal: request.principal,
+            logger: request.logger)
     }
 
     func upsertActivities(_ input: Operations.UpsertActivities.Input) async throws -> Operations.UpsertActivities.Output {
@@ -173,7 +174,8 @@ extension FeedsAPIImplementation {
         let activity = try await activities.update(
             input.path.id, given: try body.attachments?.map { try recode($0) } ?? [], poll: poll,
             attachmentsField: "attachments", feedsField: "feeds", parentField: "parent_id",
-            notifyMentions: body.handleMentionNotifications == true, principal: request.principal, logger: request.logger
+            notifyMentions: body.handleMentionNotifications == true, enrich: body.skipEnrichUrl == true ? nil : .some(body.text),
+            principal: request.principal, logger: request.logger
         ) { current, linked in
             // A full replace: what the body leaves out is cleared, but the type, owner, feeds,
             // poll and the activity it shares stay (UpdateActivityPartial's unset takes those off).
@@ -201,7 +203,7 @@ extension FeedsAPIImplementation {
             input.path.id, given: try patch.requestedAttachments(), poll: try patch.requestedPoll(),
             parent: try patch.requestedParent(), attachmentsField: "set.attachments", feedsField: "set.feeds",
             parentField: "set.parent_id", notifyMentions: body.handleMentionNotifications == true,
-            principal: request.principal, logger: request.logger
+            enrich: try patch.requestedText(), principal: request.principal, logger: request.logger
         ) { current, linked in try patch.apply(to: current, linked: linked) }
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }

@@ -64,7 +64,7 @@ extension FeedsAPIImplementation {
         let item = try item(body, files: files.count, request: request)
         return try await comments.add(
             item.draft, given: item.given, files: files, settings: settings, notify: item.notify,
-            principal: request.principal, logger: request.logger)
+            enrich: body.skipEnrichUrl != true, principal: request.principal, logger: request.logger)
     }
 
     /// An AddComment body, checked: its draft, its attachments by URL, and its notification.
@@ -125,8 +125,8 @@ extension FeedsAPIImplementation {
             text: replacing ? (body.comment ?? "") : body.comment, custom: replacing ? (custom ?? [:]) : custom,
             mentionedUserIDs: replacing ? (body.mentionedUserIds ?? []) : body.mentionedUserIds, attachments: nil)
         return try await comments.update(
-            id, change: change, given: given, replacing: replacing, userID: user, principal: request.principal,
-            logger: request.logger)
+            id, change: change, given: given, replacing: replacing, enrich: body.skipEnrichUrl != true, userID: user,
+            principal: request.principal, logger: request.logger)
     }
 
     /// UpdateCommentPartial: `set` and `unset` as `CommentPatch` reads them.

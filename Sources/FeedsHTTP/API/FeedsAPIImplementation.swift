@@ -51,9 +51,13 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     /// The workflows of each write, on domain types.
     var fileUploads: Uploads { Uploads(pipeline: uploads) }
     var activities: Activities<Store> {
-        Activities(store: store, uploads: fileUploads, feedGroups: feedGroups, polls: polls, events: events, notifier: notifier)
+        Activities(
+            store: store, uploads: fileUploads, feedGroups: feedGroups, polls: polls, events: events, notifier: notifier,
+            links: LinkEnrichment(previews: linkPreviews))
     }
-    var comments: Comments<Store> { Comments(store: store, uploads: fileUploads, events: events, notifier: notifier) }
+    var comments: Comments<Store> { Comments(
+            store: store, uploads: fileUploads, events: events, notifier: notifier,
+            links: LinkEnrichment(previews: linkPreviews)) }
     var reactions: Reactions<Store> { Reactions(store: store, events: events, notifier: notifier) }
     var follows: Follows<Store> {
         Follows(store: store, feedGroups: feedGroups, realtime: realtime, events: events, notifier: notifier)

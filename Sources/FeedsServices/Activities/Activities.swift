@@ -13,21 +13,24 @@ package struct Activities<Store: ActivityStore>: Sendable {
     let polls: Polls<Store>
     let events: Events<Store>
     let notifier: Notifier<Store>
+    let links: LinkEnrichment
 
     package init(
         store: Store, uploads: Uploads, feedGroups: FeedGroupService, polls: Polls<Store>, events: Events<Store>,
-        notifier: Notifier<Store>
+        notifier: Notifier<Store>, links: LinkEnrichment
     ) {
         (self.store, self.uploads, self.feedGroups, self.polls) = (store, uploads, feedGroups, polls)
-        (self.events, self.notifier) = (events, notifier)
+        (self.events, self.notifier, self.links) = (events, notifier, links)
     }
 
     /// AddActivity: `draft`, checked, with `given` attachments (URLs and payloads) still to link
     /// and `files` still to store, its poll (`pollID`) to carry; `mentions` are told when the
-    /// request asked for notifications. The reply `recording` makes is written with the activity.
+    /// request asked for notifications; its text's first link is previewed when `enrich`
+    /// (`LinkEnrichment`). The reply `recording` makes is written with the activity.
     package func add(
         _ draft: ActivityDraft, given: [JSONObject], files: [AttachedFile], pollID: String?, mentions: [String]?,
-        settings: AppSettings, recording: IdempotentRecord<Activity>?, principal: Principal, logger: Logger
+        enrich: Bool = false, settings: AppSettings, recording: IdempotentRecord<Activity>?, principal: Principal,
+        logger: Logger
     ) async throws -> Activity {
         var draft = draft
         guard given.count <= ActivityDraft.maxAttachments else {
@@ -35,6 +38,10 @@ package struct Activities<Store: ActivityStore>: Sendable {
                 "an activity may hold at most \(ActivityDraft.maxAttachments) attachments", field: "attachments")
         }
         draft.attachments = try await uploads.pipeline.linker.link(given, principal: principal, logger: logger)
+        if enrich {
+            let preview = await links.preview(for: draft.text, logger: logger)
+            draft.attachments = LinkEnrichment.enriched(draft.attachments, text: draft.text, preview: preview)
+        }
         // What the reply carries beside the row is read before the write, so that the reply
         // recorded in the write's transaction shows it too: the activity it shares, the users it
         // names, its poll.
@@ -76,10 +83,12 @@ package struct Activities<Store: ActivityStore>: Sendable {
 
     /// UpdateActivity and UpdateActivityPartial: `given` attachments (nil: unchanged) linked
     /// under `attachmentsField`, then `change` makes the new draft from the activity as it is,
-    /// locked, by its owner or the server; its feeds' groups must exist.
+    /// locked, by its owner or the server; its feeds' groups must exist. With `enrich`, the
+    /// update sets the text `enrich` holds, and its link previews follow it (`LinkEnrichment`).
     package func update(
         _ id: String, given: [JSONObject]?, poll: String? = nil, parent: String? = nil, attachmentsField: String,
-        feedsField: String, parentField: String, notifyMentions: Bool = false, principal: Principal, logger: Logger,
+        feedsField: String, parentField: String, notifyMentions: Bool = false, enrich: String?? = nil, principal: Principal,
+        logger: Logger,
         change: @escaping @Sendable (_ current: Activity, _ linked: [StoredAttachment]?) throws -> ActivityDraft
     ) async throws -> Activity {
         // A poll the change puts on: one the activity's owner made (any, for the server).
@@ -88,13 +97,17 @@ package struct Activities<Store: ActivityStore>: Sendable {
         if let given { linked = try await link(given, into: id, principal: principal, field: attachmentsField, logger: logger) }
         if let parent { try await checkParent(parent, of: id, poster: principal.userID, field: parentField, logger: logger) }
         let (attachments, groups) = (linked, feedGroups.current)
+        var preview: StoredAttachment?
+        if let text = enrich { preview = await links.preview(for: text, logger: logger) }
+        let (enriching, shown) = (enrich != nil, preview)
         let mentionedBefore = Mutex<[String]>([])
         let activity = try await store.updateActivity(id: id, by: principal, logger: logger) { current in
             guard principal.mayModify(ownedBy: current.user.id) else {
                 throw FeedsError.notAllowed("only the owner or the server may update activity \(current.id)")
             }
             mentionedBefore.withLock { $0 = current.mentionedUserIDs }
-            let draft = try change(current, attachments)
+            var draft = try change(current, attachments)
+            if enriching { draft.attachments = LinkEnrichment.enriched(draft.attachments, text: draft.text, preview: shown) }
             try groups.requireAll(draft.feeds, field: feedsField)
             return draft
         }.shown(to: principal, store: store, logger: logger)

@@ -10,21 +10,27 @@ package struct Comments<Store: ActivityStore>: Sendable {
     let uploads: Uploads
     let events: Events<Store>
     let notifier: Notifier<Store>
+    let links: LinkEnrichment
 
-    package init(store: Store, uploads: Uploads, events: Events<Store>, notifier: Notifier<Store>) {
-        (self.store, self.uploads, self.events, self.notifier) = (store, uploads, events, notifier)
+    package init(store: Store, uploads: Uploads, events: Events<Store>, notifier: Notifier<Store>, links: LinkEnrichment) {
+        (self.store, self.uploads, self.events, self.notifier, self.links) = (store, uploads, events, notifier, links)
     }
 
     /// AddComment: `draft`, checked, with `given` attachments still to link and `files` still to
-    /// store; `notify` (copying the custom data or not) when the request asked for a notification.
+    /// store; `notify` (copying the custom data or not) when the request asked for a notification;
+    /// its text's first link previewed when `enrich` (`LinkEnrichment`).
     package func add(
         _ draft: CommentDraft, given: [JSONObject], files: [AttachedFile], settings: AppSettings, notify: NotificationRequest?,
-        principal: Principal, logger: Logger
+        enrich: Bool = false, principal: Principal, logger: Logger
     ) async throws -> Comment {
         var draft = draft
         try Self.checkCount(given.count + files.count)
         draft.attachments = try await uploads.pipeline.linker.link(
             given, principal: principal, field: "attachments", logger: logger)
+        if enrich, draft.attachments.count + files.count < CommentDraft.maxAttachments {
+            let preview = await links.preview(for: draft.text, logger: logger)
+            draft.attachments = LinkEnrichment.enriched(draft.attachments, text: draft.text, preview: preview)
+        }
         let stored = try await uploads.attach(files, owner: draft.userID, settings: settings, logger: logger)
         draft.attachments += stored.map(\.attachment)
         let comment: Comment
@@ -75,13 +81,18 @@ package struct Comments<Store: ActivityStore>: Sendable {
     }
 
     /// UpdateComment, ReplaceComment and UpdateCommentPartial: `change`, with `given` attachments
-    /// (nil: unchanged) linked as the comment's; `replacing` needs text or attachments left.
+    /// (nil: unchanged) linked as the comment's; `replacing` needs text or attachments left. With
+    /// `enrich`, a change that gives both text and attachments has its text's link previewed.
     package func update(
-        _ id: String, change: CommentChange, given: [JSONObject]?, replacing: Bool = false, userID: String?,
-        principal: Principal, logger: Logger
+        _ id: String, change: CommentChange, given: [JSONObject]?, replacing: Bool = false, enrich: Bool = false,
+        userID: String?, principal: Principal, logger: Logger
     ) async throws -> Comment {
         var change = change
         if let given { change.attachments = try await link(given, toComment: id, principal: principal, logger: logger) }
+        if enrich, let text = change.text, let attachments = change.attachments, attachments.count < CommentDraft.maxAttachments {
+            let preview = await links.preview(for: text, logger: logger)
+            change.attachments = LinkEnrichment.enriched(attachments, text: text, preview: preview)
+        }
         if replacing, change.text?.isEmpty != false, change.attachments?.isEmpty != false {
             throw FeedsError.input("a comment needs text or attachments", field: "comment")
         }

@@ -18,6 +18,8 @@ package struct LinkFetcher: Sendable {
     let allowedHosts: Set<String>
     static let maxBytes = 1 << 20
     static let maxRedirects = 5
+    /// The longest URL fetched.
+    static let maxURLBytes = 2048
     static let limit = Duration.seconds(5)
 
     package init(allowedHosts: Set<String> = []) {
@@ -84,7 +86,7 @@ package struct LinkFetcher: Sendable {
 
     /// `text` as a URL we fetch: http or https, a host, no user or password.
     static func parse(_ text: String) throws -> URL {
-        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        guard text.utf8.count <= maxURLBytes, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { throw FeedsError.input("url must be an http or https URL of at most 2048 characters", field: "url") }
         guard url.user == nil, url.password == nil else {

@@ -15,3 +15,18 @@ def link_preview_read(run):
 @step
 def link_preview_refuses_the_inside(run):
     expect_api_error(lambda: run.client.get_og(url="http://169.254.169.254/latest/meta-data/"), 400, 4)
+
+
+@step
+def link_enriches_an_activity(run):
+    # The first link of a text comes back as a preview attachment, unless skip_enrich_url.
+    added = run.client.feeds.add_activity(
+        type="post", feeds=[run.alice_feed], text=f"look: {run.page_url}.", user_id=run.alice
+    ).data.activity
+    expect_equal([a.og_scrape_url for a in added.attachments], [run.page_url], "the preview's og_scrape_url")
+    expect_equal((added.attachments[0].title, added.attachments[0].title_link), ("Sea & Sky", run.page_url), "the preview")
+    skipped = run.client.feeds.add_activity(
+        type="post", feeds=[run.alice_feed], text=run.page_url, user_id=run.alice, skip_enrich_url=True
+    ).data.activity
+    expect_equal(skipped.attachments, [], "attachments with skip_enrich_url")
+    run.client.feeds.delete_activities(ids=[added.id, skipped.id], hard_delete=True)  # later steps count alice's feed
