@@ -9,6 +9,8 @@ public struct Authenticator: Sendable {
     /// Signs tokens (`feeds token`, the tests).
     package let keys: JWTKeyCollection
     package let verifier: TokenVerifier
+    /// Users whose tokens are refused until they are reactivated (DeactivateUser).
+    public let deactivated = DeactivatedUsers()
 
     /// HS256 wants a key at least as long as its hash; shorter secrets are refused at start.
     public static let minimumSecretBytes = 32
@@ -49,6 +51,7 @@ public struct Authenticator: Sendable {
         }
         if let userID = claims.userID {
             guard !userID.isEmpty else { throw FeedsError(.authentication, "user_id claim is empty", field: "Authorization") }
+            guard !deactivated.contains(userID) else { throw FeedsError.notAllowed("user \(userID) is deactivated") }
             return .user(userID)
         }
         return .server

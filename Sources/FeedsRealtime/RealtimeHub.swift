@@ -161,6 +161,16 @@ public final class RealtimeHub: Sendable {
         for connection in connections { connection.ping() }
     }
 
+    /// WebSocket close code 1008 (policy violation): the user may not connect (deactivated).
+    public static let refusedCode: UInt16 = 1008
+
+    /// Closes the sockets of `users` (deactivated): their reconnects are refused.
+    public func close(users: Set<String>, reason: String) {
+        for connection in connections where users.contains(connection.userID) {
+            connection.close(code: Self.refusedCode, reason: reason)
+        }
+    }
+
     /// Closes every client: their events may have been missed, so they reconnect and re-sync.
     public func resyncAll(reason: String) {
         for connection in connections { connection.close(code: Self.resyncCode, reason: reason) }

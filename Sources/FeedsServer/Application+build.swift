@@ -126,6 +126,12 @@ public func buildApplication(
                     client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger)),
             AfterGate(
                 gate: migrated,
+                service: DeactivatedUsersListener(
+                    store: store, users: authenticator.deactivated, refreshInterval: configuration.settingsRefreshInterval,
+                    logger: logger
+                ) { hub.close(users: $0, reason: "the user was deactivated") }),
+            AfterGate(
+                gate: migrated,
                 service: SweepService(
                     sweeper: sweeper, runs: adminStore, interval: configuration.gcInterval, logger: logger)),
         ]

@@ -108,4 +108,10 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// Applies each patch to its user, all or none, each user's row locked meanwhile (so that
     /// concurrent patches of different fields all stay). A user that does not exist is not found.
     func updateUsersPartial(_ patches: [UserPatch], logger: Logger) async throws -> [User]
+
+    /// DeactivateUser(s) (`deactivated`) and ReactivateUser(s): each of `ids` must name a user, or
+    /// nothing changes; every node hears of it (`DeactivatedUsers`). The batch calls record the
+    /// work as a completed task (`recordTask`).
+    func setDeactivated(_ ids: [String], _ deactivated: Bool, recordTask: Bool, logger: Logger) async throws
+        -> (users: [UserActivation], task: BackgroundTask?)
 }

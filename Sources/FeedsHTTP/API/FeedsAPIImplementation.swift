@@ -24,6 +24,8 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let feedViews: any FeedViewStore
     /// GetOG's previews, cached.
     let linkPreviews: LinkPreviews
+    /// This node's deactivated users (the authenticator's), changed at once by DeactivateUser.
+    let deactivated: DeactivatedUsers
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)

@@ -206,7 +206,7 @@ extension PostgresActivityStore {
     }
 
     /// Records work done as a completed task (GetTask).
-    private static func recordTask(
+    static func recordTask(
         _ kind: String, result: [String: JSONValue], on connection: PostgresConnection, logger: Logger
     ) async throws -> BackgroundTask {
         let id = UUID()

@@ -1,8 +1,9 @@
 """Steps: users (UpdateUsers, QueryUsers) and the app settings (GetApp, UpdateApp)."""
 
+from getstream import Stream
 from getstream.models import FileUploadConfig, QueryUsersPayload, SortParamRequest, UpdateUserPartialRequest, UserRequest
 
-from support import check_decoded, expect_equal, near_now, step
+from support import check_decoded, expect, expect_api_error, expect_equal, near_now, step
 
 
 def check_user(user, expected_id, expected_name):
@@ -148,3 +149,27 @@ def rate_limits(run):
     expect_equal(all(headers.get(name) for name in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")),
                  True, "X-RateLimit-* headers")
     expect_equal(response.rate_limit().limit, int(headers.get("x-ratelimit-limit")), "the SDK's own reading of them")
+
+
+@step
+def users_deactivated_and_reactivated(run):
+    # A deactivated user's token is refused until they are reactivated; the batch calls answer with a task.
+    user = f"{run.alice}-away"
+    run.client.update_users(users={user: UserRequest(id=user, name="Away")})
+    as_user = Stream(api_key=run.api_key, token=run.client.create_token(user), base_url=run.base_url)
+    data = run.client.deactivate_user(user_id=user).data
+    check_decoded(data)
+    expect_equal(data.user.id, user, "the deactivated user")
+    expect(data.user.deactivated_at is not None, "deactivated_at is set")
+    expect_api_error(lambda: as_user.feeds.query_activities(limit=1), 403, 17)
+    data = run.client.reactivate_user(user_id=user).data
+    check_decoded(data)
+    expect_equal(data.user.deactivated_at, None, "deactivated_at once reactivated")
+    check_decoded(as_user.feeds.query_activities(limit=1).data)
+    task_id = run.client.deactivate_users(user_ids=[user]).data.task_id
+    task = run.client.get_task(id=task_id).data
+    check_decoded(task)
+    expect_equal((task.status, task.result["user_ids"]), ("completed", [user]), "the deactivation task")
+    expect_api_error(lambda: as_user.feeds.query_activities(limit=1), 403, 17)
+    check_decoded(run.client.reactivate_users(user_ids=[user]).data)
+    check_decoded(as_user.feeds.query_activities(limit=1).data)
