@@ -30,10 +30,7 @@ public struct Authenticator: Sendable {
     package func authenticate(apiKey given: String?, authorization: String?, authType: String?) async throws(FeedsError)
         -> Principal
     {
-        guard let given, constantTimeEqual(given, apiKey) else {
-            throw FeedsError(
-                .badAPIKey, given == nil ? "api_key query parameter is missing" : "api_key is not valid", field: "api_key")
-        }
+        try checkAPIKey(given)
         guard let authType, authType[...].equalsIgnoringASCIICase("jwt") else {
             throw FeedsError(.authentication, "Stream-Auth-Type header must be jwt", field: "Stream-Auth-Type")
         }
@@ -55,6 +52,14 @@ public struct Authenticator: Sendable {
             return .user(userID)
         }
         return .server
+    }
+
+    /// The API key a request names must be this app's: even an anonymous call (CreateGuest) names it.
+    package func checkAPIKey(_ given: String?) throws(FeedsError) {
+        guard let given, constantTimeEqual(given, apiKey) else {
+            throw FeedsError(
+                .badAPIKey, given == nil ? "api_key query parameter is missing" : "api_key is not valid", field: "api_key")
+        }
     }
 
     /// A signed token: a user's with `userID`, else the server's.

@@ -10,7 +10,7 @@ extension Wire {
             callTypes: .init(), campaignEnabled: false, cdnExpirationSeconds: Int32(settings.cdnExpirationSeconds),
             channelConfigs: .init(), customActionHandlerUrl: "", disableAuthChecks: false, disablePermissionsChecks: false,
             enforceUniqueUsernames: "no", eventHooks: [], feedAuditLogsEnabled: false,
-            fileUploadConfig: uploadConfig(settings.fileUploads), grants: .init(), guestUserCreationDisabled: false,
+            fileUploadConfig: uploadConfig(settings.fileUploads), grants: .init(), guestUserCreationDisabled: settings.guestUserCreationDisabled,
             id: 1, imageModerationEnabled: false, imageUploadConfig: uploadConfig(settings.imageUploads),
             maxAggregatedActivitiesLength: 0, memberCustomOnMentionedUsersEnabled: false, memberCustomOnMessagesEnabled: false,
             memberCustomOnTypingEventsEnabled: false,

@@ -26,6 +26,9 @@ extension AppSettings {
         if stripImageMetadata != next.stripImageMetadata {
             lines.append("strip_image_metadata: \(stripImageMetadata) → \(next.stripImageMetadata)")
         }
+        if guestUserCreationDisabled != next.guestUserCreationDisabled {
+            lines.append("guest_user_creation_disabled: \(guestUserCreationDisabled) → \(next.guestUserCreationDisabled)")
+        }
         return lines
     }
 

@@ -9,6 +9,8 @@ public struct AppSettings: Sendable, Equatable {
     public var cdnExpirationSeconds: Int
     /// Whether uploaded photos are stored without their location and identifying metadata.
     public var stripImageMetadata: Bool
+    /// Whether CreateGuest is refused (the default: it mints users for anyone with the API key).
+    public var guestUserCreationDisabled = true
     /// The feed groups (changed through their own calls, versioned with the rest).
     public var feedGroups: FeedGroups
     /// Bumped by every change; a node keeps the highest it has seen.
@@ -19,7 +21,7 @@ public struct AppSettings: Sendable, Equatable {
     /// The default: 14 days, the longest.
     public static let defaultCDNExpirationSeconds = 1_209_600
 
-    /// What a new app starts with: everything allowed, 100 MB, 14-day URLs, photos stripped.
+    /// What a new app starts with: everything allowed, 100 MB, 14-day URLs, photos stripped, no guests.
     public static let defaults = AppSettings(
         fileUploads: .open, imageUploads: .open, cdnExpirationSeconds: defaultCDNExpirationSeconds, version: 0)
 

@@ -52,6 +52,7 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
     public var imageUploads: Rules?
     public var cdnExpirationSeconds: Int?
     public var stripImageMetadata: Bool?
+    public var guestUserCreationDisabled: Bool?
 
     /// As `PATCH /app` takes it.
     enum CodingKeys: String, CodingKey {
@@ -59,11 +60,14 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
         case imageUploads = "image_upload_config"
         case cdnExpirationSeconds = "cdn_expiration_seconds"
         case stripImageMetadata = "strip_image_metadata"
+        case guestUserCreationDisabled = "guest_user_creation_disabled"
     }
 
     public init(
-        fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil, stripImageMetadata: Bool? = nil
+        fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil, stripImageMetadata: Bool? = nil,
+        guestUserCreationDisabled: Bool? = nil
     ) {
+        self.guestUserCreationDisabled = guestUserCreationDisabled
         self.fileUploads = fileUploads
         self.imageUploads = imageUploads
         self.cdnExpirationSeconds = cdnExpirationSeconds
@@ -94,6 +98,7 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
             settings.cdnExpirationSeconds = seconds
         }
         if let strip = stripImageMetadata { settings.stripImageMetadata = strip }
+        if let disabled = guestUserCreationDisabled { settings.guestUserCreationDisabled = disabled }
         return settings
     }
 }

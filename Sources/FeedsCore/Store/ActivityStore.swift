@@ -105,6 +105,9 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// Creates or replaces users.
     func upsertUsers(_ users: [UserInput], logger: Logger) async throws -> [User]
 
+    /// Creates `user` if its id is free; nil when it is taken (never changing the user who has it).
+    func createUser(_ user: UserInput, logger: Logger) async throws -> User?
+
     /// Applies each patch to its user, all or none, each user's row locked meanwhile (so that
     /// concurrent patches of different fields all stay). A user that does not exist is not found.
     func updateUsersPartial(_ patches: [UserPatch], logger: Logger) async throws -> [User]

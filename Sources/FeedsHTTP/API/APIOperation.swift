@@ -84,6 +84,7 @@ struct APIOperation: Sendable {
         .init(.get, "/api/v2/users/block", "GetBlockedUsers", .read),
         .init(.post, "/api/v2/users/block", "BlockUsers", .write),
         .init(.post, "/api/v2/users/unblock", "UnblockUsers", .write),
+        .init(.post, "/api/v2/guest", "CreateGuest", .write),
         .init(.post, "/api/v2/users/{user_id}/deactivate", "DeactivateUser", .write),
         .init(.post, "/api/v2/users/deactivate", "DeactivateUsers", .write),
         .init(.post, "/api/v2/users/{user_id}/reactivate", "ReactivateUser", .write),

@@ -20,13 +20,15 @@ extension FeedsAPIImplementation {
         if let unsupported = body.additionalProperties.value.keys.sorted().first {
             throw FeedsError.input(
                 "\(unsupported) is not a setting this server supports "
-                    + "(file_upload_config, image_upload_config, cdn_expiration_seconds, strip_image_metadata)",
+                    + "(file_upload_config, image_upload_config, cdn_expiration_seconds, strip_image_metadata, "
+                    + "guest_user_creation_disabled)",
                 field: unsupported)
         }
         let change = AppSettingsChange(
             fileUploads: body.fileUploadConfig.map(Wire.rulesChange),
             imageUploads: body.imageUploadConfig.map(Wire.rulesChange),
-            cdnExpirationSeconds: body.cdnExpirationSeconds.map(Int.init), stripImageMetadata: body.stripImageMetadata
+            cdnExpirationSeconds: body.cdnExpirationSeconds.map(Int.init), stripImageMetadata: body.stripImageMetadata,
+            guestUserCreationDisabled: body.guestUserCreationDisabled
         )
         // This node takes the change at once; the others hear of it through NOTIFY.
         uploads.settings.offer(try await settingsStore.update(change, by: "API, server token", logger: request.logger))

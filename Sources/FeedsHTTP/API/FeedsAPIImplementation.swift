@@ -1,4 +1,5 @@
 import FeedsAPI
+import FeedsAuth
 import FeedsCore
 import FeedsRealtime
 import FeedsServices
@@ -24,8 +25,9 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let feedViews: any FeedViewStore
     /// GetOG's previews, cached.
     let linkPreviews: LinkPreviews
-    /// This node's deactivated users (the authenticator's), changed at once by DeactivateUser.
-    let deactivated: DeactivatedUsers
+    /// Signs guests' tokens (CreateGuest); holds this node's deactivated users, changed at once
+    /// by DeactivateUser.
+    let authenticator: Authenticator
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)

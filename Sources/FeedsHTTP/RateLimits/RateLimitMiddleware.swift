@@ -8,20 +8,20 @@ import Hummingbird
 /// server's, and the client address's, for the class of its operation (a multipart create counts
 /// as an upload). Answers say where the caller stands in `X-RateLimit-Limit`, `-Remaining` and
 /// `-Reset`, as Stream's do; one over a limit gets 429 with code 9 and `Retry-After`, and is not
-/// run. After the auth middleware, which names the caller.
+/// run. After the auth middleware, which names the caller; an anonymous one (CreateGuest) counts
+/// against its address alone.
 struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        guard let scope = RequestScope.current, let principal = scope.principal,
-            let operation = APIOperation.matching(request.method, path: request.uri.path[...])
+        guard let scope = RequestScope.current, let operation = APIOperation.matching(request.method, path: request.uri.path[...])
         else {
             return try await next(request, context)
         }
         var kind = operation.rateLimitClass
         if kind == .write, request.headers[.contentType]?.lowercased().hasPrefix("multipart/") == true { kind = .upload }
-        var callers: [RateLimiter.Caller] = [principal.userID.map { .user($0) } ?? .server]
+        var callers: [RateLimiter.Caller] = scope.principal.map { [$0.userID.map { .user($0) } ?? .server] } ?? []
         if let address = request.headers[RequestHeadNormalizer.peerAddress] { callers.append(.address(address)) }
         guard let quota = limiter.take(kind, by: callers) else { return try await next(request, context) }
         if quota.exceeded {

@@ -101,7 +101,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
             feedGroups: FeedGroupService(store: feedGroups, settings: uploads.settings), watches: watches,
             memberStore: members, pinStore: pins, pollStore: polls, feedViews: views, linkPreviews: linkPreviews,
-            deactivated: authenticator.deactivated, deadline: requestTimeout)
+            authenticator: authenticator, deadline: requestTimeout)
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(

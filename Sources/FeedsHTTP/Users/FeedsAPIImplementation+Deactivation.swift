@@ -50,7 +50,7 @@ extension FeedsAPIImplementation {
             throw FeedsError.input("a user id is 1 to 255 bytes", field: "user_ids")
         }
         let changed = try await store.setDeactivated(ids, deactivated, recordTask: recordTask, logger: request.logger)
-        self.deactivated.update(deactivated: deactivated ? ids : [], reactivated: deactivated ? [] : ids)
+        authenticator.deactivated.update(deactivated: deactivated ? ids : [], reactivated: deactivated ? [] : ids)
         if deactivated { realtime.hub.close(users: Set(ids), reason: "the user was deactivated") }
         return changed
     }

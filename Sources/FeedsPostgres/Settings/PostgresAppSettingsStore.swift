@@ -39,7 +39,8 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                     file_upload_config = \(try JSONText.encode(next.fileUploads))::jsonb,
                     image_upload_config = \(try JSONText.encode(next.imageUploads))::jsonb,
                     cdn_expiration_seconds = \(next.cdnExpirationSeconds),
-                    strip_image_metadata = \(next.stripImageMetadata), updated_at = now()
+                    strip_image_metadata = \(next.stripImageMetadata),
+                    guest_user_creation_disabled = \(next.guestUserCreationDisabled), updated_at = now()
                 WHERE app_id = 1
                 """,
                 logger: logger
@@ -69,19 +70,20 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
             PostgresQuery(
                 unsafeSQL: """
                     SELECT version, file_upload_config::text, image_upload_config::text, cdn_expiration_seconds,
-                        strip_image_metadata
+                        strip_image_metadata, guest_user_creation_disabled
                     FROM app_settings WHERE app_id = 1\(lock)
                     """),
             logger: logger
         )
         var found: AppSettings?
-        for try await (version, file, image, seconds, strip) in rows.decode((Int64, String, String, Int, Bool).self) {
+        for try await (version, file, image, seconds, strip, noGuests) in rows.decode((Int64, String, String, Int, Bool, Bool).self) {
             let decoder = JSONDecoder()
             found = AppSettings(
                 fileUploads: try decoder.decode(UploadRules.self, from: Data(file.utf8)),
                 imageUploads: try decoder.decode(UploadRules.self, from: Data(image.utf8)),
                 cdnExpirationSeconds: seconds, stripImageMetadata: strip, version: version
             )
+            found?.guestUserCreationDisabled = noGuests
         }
         if var settings = found {
             settings.feedGroups = FeedGroups(try await PostgresFeedGroupStore.read(on: connection, logger: logger))

@@ -79,6 +79,19 @@ extension PostgresActivityStore {
         }
     }
 
+    public func createUser(_ user: UserInput, logger: Logger) async throws -> User? {
+        let rows = try await client.query(
+            """
+            INSERT INTO users (id, name, image, role, language, teams, custom)
+            VALUES (\(user.id), \(user.name), \(user.image), \(user.role ?? "user"), \(user.language ?? ""),
+                    \(user.teams ?? []), \(JSONText.encode(user.custom ?? [:]))::jsonb)
+            ON CONFLICT (id) DO NOTHING
+            RETURNING \(unescaped: UserRow.columns)
+            """,
+            logger: logger)
+        return try await UserRow.users(rows).first
+    }
+
     public func updateUsersPartial(_ patches: [UserPatch], logger: Logger) async throws -> [User] {
         try await client.transaction(logger: logger) { connection in
             // Locked in id order, as every writer of several users takes them, so two never wait on each other.

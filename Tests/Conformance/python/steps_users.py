@@ -173,3 +173,21 @@ def users_deactivated_and_reactivated(run):
     expect_api_error(lambda: as_user.feeds.query_activities(limit=1), 403, 17)
     check_decoded(run.client.reactivate_users(user_ids=[user]).data)
     check_decoded(as_user.feeds.query_activities(limit=1).data)
+
+
+@step
+def users_guest_created_when_allowed(run):
+    # A guest comes only once the app allows guests; its token is its own user's.
+    guest = f"{run.alice}-guest"
+    expect_api_error(lambda: run.client.create_guest(user=UserRequest(id=guest)), 403, 17)
+    run.client.update_app(guest_user_creation_disabled=False)
+    try:
+        data = run.client.create_guest(user=UserRequest(id=guest, name="Guest")).data
+        check_decoded(data)
+        expect_equal((data.user.id, data.user.role, data.user.name), (guest, "guest", "Guest"), "the guest")
+        as_guest = Stream(api_key=run.api_key, token=data.access_token, base_url=run.base_url)
+        posted = as_guest.feeds.add_activity(type="post", feeds=[f"user:{guest}"], text="hello as a guest").data.activity
+        expect_equal(posted.user.id, guest, "the guest's post")
+        expect_api_error(lambda: run.client.create_guest(user=UserRequest(id=run.alice)), 409, 4)
+    finally:
+        run.client.update_app(guest_user_creation_disabled=True)
