@@ -16,13 +16,7 @@ extension PostgresPollStore {
     ) async throws -> [String: Poll] {
         guard !ids.isEmpty else { return [:] }
         let ids = Array(Set(ids))
-        let rows = try await run(
-            """
-            SELECT p.id, p.name, p.description, p.voting_visibility, p.enforce_unique_vote, p.max_votes_allowed,
-                p.allow_user_suggested_options, p.allow_answers, p.is_closed, p.custom::text, p.vote_count, p.answers_count,
-                p.created_at, p.updated_at, \(unescaped: UserRow.columns(alias: "u"))
-            FROM polls p JOIN users u ON u.id = p.created_by WHERE p.id = ANY(\(ids))
-            """)
+        let rows = try await run(pollRowsSQL(ids))
         var polls: [String: Poll] = [:]
         for try await row in rows {
             var columns = RowReader(row)
@@ -55,9 +49,7 @@ extension PostgresPollStore {
     private static func options(of ids: [String], _ run: (PostgresQuery) async throws -> PostgresRowSequence) async throws
         -> [(String, PollOption, Int)]
     {
-        let rows = try await run(
-            "SELECT poll_id, id, text, custom::text, vote_count FROM poll_options WHERE poll_id = ANY(\(ids)) ORDER BY poll_id, position"
-        )
+        let rows = try await run(pollOptionsSQL(ids))
         var options: [(String, PollOption, Int)] = []
         for try await (poll, id, text, custom, count) in rows.decode((String, String, String, String, Int).self) {
             options.append((poll, PollOption(id: id, text: text, custom: try JSONText.object(custom)), count))
@@ -70,25 +62,7 @@ extension PostgresPollStore {
     private static func shownVotes(
         of ids: [String], reader: String?, _ run: (PostgresQuery) async throws -> PostgresRowSequence
     ) async throws -> [(String, PollVote)] {
-        let rows = try await run(
-            """
-            SELECT 'latest', \(unescaped: Self.voteColumns) FROM poll_options o
-            CROSS JOIN LATERAL (
-                SELECT * FROM poll_votes v WHERE v.poll_id = o.poll_id AND v.option_id = o.id
-                ORDER BY v.created_at DESC, v.id DESC LIMIT \(Poll.latestShown)
-            ) v JOIN users u ON u.id = v.user_id
-            WHERE o.poll_id = ANY(\(ids))
-            UNION ALL
-            SELECT 'answer', \(unescaped: Self.voteColumns) FROM unnest(\(ids)::text[]) AS p(id)
-            CROSS JOIN LATERAL (
-                SELECT * FROM poll_votes v WHERE v.poll_id = p.id AND v.option_id IS NULL
-                ORDER BY v.created_at DESC, v.id DESC LIMIT \(Poll.latestShown)
-            ) v JOIN users u ON u.id = v.user_id
-            UNION ALL
-            SELECT 'own', \(unescaped: Self.voteColumns) FROM poll_votes v JOIN users u ON u.id = v.user_id
-            WHERE v.poll_id = ANY(\(ids)) AND v.user_id = \(reader ?? "") AND \(reader != nil)
-            ORDER BY 6 DESC, 2 DESC
-            """)
+        let rows = try await run(shownVotesSQL(ids, reader: reader))
         var votes: [(String, PollVote)] = []
         for try await row in rows {
             var columns = RowReader(row)
@@ -96,6 +70,46 @@ extension PostgresPollStore {
             votes.append((kind, try vote(&columns)))
         }
         return votes
+    }
+
+    // The three reads of `polls`, in order; `BenchSQLTests` holds the pgbench scripts of the
+    // vote and the page of polls to them word for word.
+
+    /// The polls with their makers.
+    static func pollRowsSQL(_ ids: [String]) -> PostgresQuery {
+        """
+        SELECT p.id, p.name, p.description, p.voting_visibility, p.enforce_unique_vote, p.max_votes_allowed,
+            p.allow_user_suggested_options, p.allow_answers, p.is_closed, p.custom::text, p.vote_count, p.answers_count,
+            p.created_at, p.updated_at, \(unescaped: UserRow.columns(alias: "u"))
+        FROM polls p JOIN users u ON u.id = p.created_by WHERE p.id = ANY(\(ids))
+        """
+    }
+
+    /// The polls' options with their counts, in order.
+    static func pollOptionsSQL(_ ids: [String]) -> PostgresQuery {
+        "SELECT poll_id, id, text, custom::text, vote_count FROM poll_options WHERE poll_id = ANY(\(ids)) ORDER BY poll_id, position"
+    }
+
+    /// See `shownVotes`.
+    static func shownVotesSQL(_ ids: [String], reader: String?) -> PostgresQuery {
+        """
+        SELECT 'latest', \(unescaped: Self.voteColumns) FROM poll_options o
+        CROSS JOIN LATERAL (
+            SELECT * FROM poll_votes v WHERE v.poll_id = o.poll_id AND v.option_id = o.id
+            ORDER BY v.created_at DESC, v.id DESC LIMIT \(Poll.latestShown)
+        ) v JOIN users u ON u.id = v.user_id
+        WHERE o.poll_id = ANY(\(ids))
+        UNION ALL
+        SELECT 'answer', \(unescaped: Self.voteColumns) FROM unnest(\(ids)::text[]) AS p(id)
+        CROSS JOIN LATERAL (
+            SELECT * FROM poll_votes v WHERE v.poll_id = p.id AND v.option_id IS NULL
+            ORDER BY v.created_at DESC, v.id DESC LIMIT \(Poll.latestShown)
+        ) v JOIN users u ON u.id = v.user_id
+        UNION ALL
+        SELECT 'own', \(unescaped: Self.voteColumns) FROM poll_votes v JOIN users u ON u.id = v.user_id
+        WHERE v.poll_id = ANY(\(ids)) AND v.user_id = \(reader ?? "") AND \(reader != nil)
+        ORDER BY 6 DESC, 2 DESC
+        """
     }
 
     public func mayRead(_ pollID: String, user: String, logger: Logger) async throws -> Bool? {

@@ -10,7 +10,7 @@ extension PostgresPollStore {
         try await client.transaction(logger: logger) { connection in
             let settings = try await Self.locked(pollID, owner: nil, on: connection, logger: logger).settings
             guard !settings.isClosed else { throw FeedsError.input("poll \(pollID) is closed", field: "poll_id") }
-            try await connection.query("INSERT INTO users (id) VALUES (\(user)) ON CONFLICT (id) DO NOTHING", logger: logger)
+            try await connection.query(Self.voterSQL(user), logger: logger)
             switch choice {
             case .option(let optionID):
                 return try await Self.vote(for: optionID, on: pollID, settings, by: user, on: connection, logger: logger)
@@ -46,43 +46,74 @@ extension PostgresPollStore {
         for optionID: String, on pollID: String, _ settings: PollSettings, by user: String, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> (vote: PollVote, outcome: VoteOutcome) {
-        let exists = try await connection.query(
-            "SELECT 1 FROM poll_options WHERE poll_id = \(pollID) AND id = \(optionID)", logger: logger)
+        let exists = try await connection.query(optionSQL(optionID, of: pollID), logger: logger)
         var found = false
         for try await _ in exists { found = true }
         guard found else { throw FeedsError.notFound("poll \(pollID) has no option \(optionID)") }
-        let mine = try await votes(
-            try await connection.query(
-                """
-                SELECT \(unescaped: voteColumns) FROM poll_votes v JOIN users u ON u.id = v.user_id
-                WHERE v.poll_id = \(pollID) AND v.user_id = \(user) AND v.option_id IS NOT NULL ORDER BY v.created_at, v.id
-                """, logger: logger))
+        let mine = try await votes(try await connection.query(ownVotesSQL(on: pollID, by: user), logger: logger))
         if let same = mine.first(where: { $0.optionID == optionID }) { return (same, .unchanged) }
         if mine.count >= settings.votesPerVoter, let oldest = mine.first, let from = oldest.optionID {
             let moved = try await votes(
-                try await connection.query(
-                    """
-                    WITH v AS (
-                        UPDATE poll_votes SET option_id = \(optionID), updated_at = now()
-                        WHERE poll_id = \(pollID) AND id = \(oldest.id) RETURNING *
-                    )
-                    SELECT \(unescaped: voteColumns) FROM v JOIN users u ON u.id = v.user_id
-                    """, logger: logger))
+                try await connection.query(moveSQL(oldest.id, to: optionID, on: pollID), logger: logger))
             try await count(-1, from, on: pollID, connection, logger)
             try await count(1, optionID, on: pollID, connection, logger)
             return (moved[0], .changed)
         }
         let cast = try await votes(
-            try await connection.query(
-                """
-                WITH v AS (
-                    INSERT INTO poll_votes (poll_id, id, user_id, option_id) VALUES (\(pollID), \(UUID().lowercasedString), \(user), \(optionID))
-                    RETURNING *
-                )
-                SELECT \(unescaped: voteColumns) FROM v JOIN users u ON u.id = v.user_id
-                """, logger: logger))
+            try await connection.query(castSQL(UUID().lowercasedString, for: optionID, on: pollID, by: user), logger: logger))
         try await count(1, optionID, on: pollID, connection, logger)
         return (cast[0], .cast)
+    }
+
+    // A vote's statements, in the order `castVote` runs them after `lockSQL`; `BenchSQLTests`
+    // holds `bench/pgbench/cast-vote.sql` to them word for word.
+
+    /// The voter's row, made on their first write.
+    static func voterSQL(_ user: String) -> PostgresQuery {
+        "INSERT INTO users (id) VALUES (\(user)) ON CONFLICT (id) DO NOTHING"
+    }
+
+    /// Whether the poll has the option.
+    static func optionSQL(_ optionID: String, of pollID: String) -> PostgresQuery {
+        "SELECT 1 FROM poll_options WHERE poll_id = \(pollID) AND id = \(optionID)"
+    }
+
+    /// The voter's votes for options, oldest first.
+    static func ownVotesSQL(on pollID: String, by user: String) -> PostgresQuery {
+        """
+        SELECT \(unescaped: voteColumns) FROM poll_votes v JOIN users u ON u.id = v.user_id
+        WHERE v.poll_id = \(pollID) AND v.user_id = \(user) AND v.option_id IS NOT NULL ORDER BY v.created_at, v.id
+        """
+    }
+
+    /// A vote moved to another option.
+    static func moveSQL(_ voteID: String, to optionID: String, on pollID: String) -> PostgresQuery {
+        """
+        WITH v AS (
+            UPDATE poll_votes SET option_id = \(optionID), updated_at = now()
+            WHERE poll_id = \(pollID) AND id = \(voteID) RETURNING *
+        )
+        SELECT \(unescaped: voteColumns) FROM v JOIN users u ON u.id = v.user_id
+        """
+    }
+
+    /// A new vote.
+    static func castSQL(_ voteID: String, for optionID: String, on pollID: String, by user: String) -> PostgresQuery {
+        """
+        WITH v AS (
+            INSERT INTO poll_votes (poll_id, id, user_id, option_id) VALUES (\(pollID), \(voteID), \(user), \(optionID))
+            RETURNING *
+        )
+        SELECT \(unescaped: voteColumns) FROM v JOIN users u ON u.id = v.user_id
+        """
+    }
+
+    /// An option's count and the poll's, by `change`.
+    static func countSQL(_ change: Int, _ optionID: String, on pollID: String) -> PostgresQuery {
+        """
+        WITH o AS (UPDATE poll_options SET vote_count = vote_count + \(change) WHERE poll_id = \(pollID) AND id = \(optionID))
+        UPDATE polls SET vote_count = vote_count + \(change) WHERE id = \(pollID)
+        """
     }
 
     /// An answer: one a voter, a new one in place of the old.
@@ -117,11 +148,7 @@ extension PostgresPollStore {
     private static func count(_ change: Int, _ optionID: String, on pollID: String, _ connection: PostgresConnection, _ logger: Logger)
         async throws
     {
-        try await connection.query(
-            """
-            WITH o AS (UPDATE poll_options SET vote_count = vote_count + \(change) WHERE poll_id = \(pollID) AND id = \(optionID))
-            UPDATE polls SET vote_count = vote_count + \(change) WHERE id = \(pollID)
-            """, logger: logger)
+        try await connection.query(countSQL(change, optionID, on: pollID), logger: logger)
     }
 
     /// A vote's columns, `v` the vote and `u` its voter.

@@ -146,12 +146,7 @@ public struct PostgresPollStore: PollStore {
     static func locked(_ id: String, owner: String?, on connection: PostgresConnection, logger: Logger) async throws
         -> (settings: PollSettings, creator: String)
     {
-        let rows = try await connection.query(
-            """
-            SELECT name, description, voting_visibility, enforce_unique_vote, max_votes_allowed, allow_user_suggested_options,
-                allow_answers, is_closed, custom::text, created_by
-            FROM polls WHERE id = \(id) FOR UPDATE
-            """, logger: logger)
+        let rows = try await connection.query(lockSQL(id), logger: logger)
         for try await row in rows {
             var columns = RowReader(row)
             let settings = try Self.settings(&columns)
@@ -160,6 +155,15 @@ public struct PostgresPollStore: PollStore {
             return (settings, creator)
         }
         throw FeedsError.notFound("poll \(id) does not exist")
+    }
+
+    /// The poll's settings and maker, its row locked.
+    static func lockSQL(_ id: String) -> PostgresQuery {
+        """
+        SELECT name, description, voting_visibility, enforce_unique_vote, max_votes_allowed, allow_user_suggested_options,
+            allow_answers, is_closed, custom::text, created_by
+        FROM polls WHERE id = \(id) FOR UPDATE
+        """
     }
 
     /// A poll's settings from the next nine columns, in the order `locked` selects them.
