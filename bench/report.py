@@ -4,10 +4,10 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "read", "timeline", "timeline-loadtest", "view", "suggestions", "fanout", "images", "video", "replica", "postgres",
+for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "vote", "polls", "read", "timeline", "timeline-loadtest", "view", "suggestions", "fanout", "images", "video", "replica", "postgres",
              "feeds-version", "load", "realtime"]:
     p.add_argument("--" + name, required=True)
-for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "view-pg", "view-pg-p99", "suggestions-pg", "suggestions-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
+for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "view-pg", "view-pg-p99", "suggestions-pg", "suggestions-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "vote-pg", "vote-pg-p99", "polls-pg", "polls-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
@@ -21,6 +21,7 @@ reaction = json.load(open(a.reaction))
 realtime = json.load(open(a.realtime))
 reaction_plain, reaction_notify = json.load(open(a.reaction_plain)), json.load(open(a.reaction_notify))
 bell, mark_big, mark_small = json.load(open(a.bell)), json.load(open(a.mark_big)), json.load(open(a.mark_small))
+vote, polls = json.load(open(a.vote)), json.load(open(a.polls))
 
 
 def cpu():
@@ -51,6 +52,8 @@ notify_cost = reaction_plain["throughput_rps"] / reaction_notify["throughput_rps
 bell_ratio = bell["throughput_rps"] / a.bell_pg
 mark_ratio = mark_small["throughput_rps"] / mark_big["throughput_rps"]
 upload_ratio = a.upload / a.put
+vote_ratio = vote["throughput_rps"] / a.vote_pg
+polls_ratio = polls["throughput_rps"] / a.polls_pg
 rows = [
     {
         "measure": "create activity, c=32",
@@ -113,6 +116,28 @@ rows = [
         "met": mark_ratio <= 1.2,
         "values": {"client": "wrk", "big_rps": mark_big["throughput_rps"], "small_rps": mark_small["throughput_rps"],
                    "ratio": mark_ratio},
+    },
+    {
+        "measure": "cast a vote, 64 voters on one poll, c=32",
+        "feeds": f'{vote["throughput_rps"]:.0f} req/s, p99 {vote["latency_ms"]["p99"]:.1f} ms, '
+                 f'{vote["miscounted"]} counts off',
+        "baseline": f"pgbench {a.vote_pg:.0f} tps, p99 {a.vote_pg_p99:.1f} ms",
+        "ratio": f"{vote_ratio:.2f}x",
+        "target": ">= 0.5x, p99 <= pgbench's, counts exact",
+        "met": vote_ratio >= 0.5 and vote["latency_ms"]["p99"] <= a.vote_pg_p99 and vote["miscounted"] == 0,
+        "values": {"client": "wrk", "rps": vote["throughput_rps"], "p99_ms": vote["latency_ms"]["p99"],
+                   "baseline_tps": a.vote_pg, "baseline_p99_ms": a.vote_pg_p99, "ratio": vote_ratio,
+                   "miscounted": vote["miscounted"]},
+    },
+    {
+        "measure": "read a page of 25 activities each carrying a poll, c=32",
+        "feeds": f'{polls["throughput_rps"]:.0f} req/s, p99 {polls["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.polls_pg:.0f} tps, p99 {a.polls_pg_p99:.1f} ms",
+        "ratio": f"{polls_ratio:.2f}x",
+        "target": ">= 0.5x, p99 <= pgbench's",
+        "met": polls_ratio >= 0.5 and polls["latency_ms"]["p99"] <= a.polls_pg_p99,
+        "values": {"client": "wrk", "rps": polls["throughput_rps"], "p99_ms": polls["latency_ms"]["p99"],
+                   "baseline_tps": a.polls_pg, "baseline_p99_ms": a.polls_pg_p99, "ratio": polls_ratio},
     },
     {
         "measure": "read a feed page of 25, c=32",

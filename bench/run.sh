@@ -157,6 +157,42 @@ done
 cp "$(python3 "$here/median_report.py" "$dir"/mark-big-[123].json)" "$dir/mark-big.json"
 cp "$(python3 "$here/median_report.py" "$dir"/mark-small-[123].json)" "$dir/mark-small.json"
 
+echo "== cast a vote, c=32: 64 voters on one poll"
+# One poll that takes a vote a voter, on one activity, made through the API by its author; its
+# options get the ids 1…4 (UpdatePoll names them), which pgbench's script compares as numbers.
+api() { # method, path, token, body
+  curl -sf -X "$1" -H 'Stream-Auth-Type: jwt' -H "Authorization: $3" -H 'Content-Type: application/json' -d "$4" \
+    "$url/api/v2/$2?api_key=$key" >/dev/null || { echo "$1 $2 failed"; exit 1; }
+}
+pollster=$("$bin" token --user pollster "${common[@]}")
+api POST polls "$pollster" '{"id":"bench-poll","name":"Which one?","enforce_unique_vote":true}'
+api PUT polls "$pollster" '{"id":"bench-poll","name":"Which one?","enforce_unique_vote":true,"options":[{"id":"1","text":"one"},{"id":"2","text":"two"},{"id":"3","text":"three"},{"id":"4","text":"four"}]}'
+api POST feeds/activities "$pollster" \
+  '{"id":"poll-bench-activity","type":"post","feeds":["user:pollster"],"text":"vote","poll_id":"bench-poll"}'
+for i in $(seq 0 63); do "$bin" token --user "voter-$i" "${common[@]}"; done >"$dir/voter-tokens"
+TOKENS_FILE=$dir/voter-tokens in_turns cast-vote vote cast-vote.sql
+vote_pg=$pg_median vote_pg_p99=$pg_p99
+# Every vote ran with the poll's row locked: its counts must be the votes stored, exactly.
+miscounted=$("$psql" -tA "$db" -c "SELECT (SELECT count(*) FROM polls p WHERE id = 'bench-poll'
+    AND vote_count <> (SELECT count(*) FROM poll_votes WHERE poll_id = p.id AND option_id IS NOT NULL))
+  + (SELECT count(*) FROM poll_options o WHERE poll_id = 'bench-poll'
+    AND vote_count <> (SELECT count(*) FROM poll_votes WHERE poll_id = o.poll_id AND option_id = o.id))")
+echo "votes stored: $("$psql" -tA "$db" -c "SELECT count(*) FROM poll_votes WHERE poll_id = 'bench-poll'"), counts: \
+$("$psql" -tA "$db" -c "SELECT string_agg(id || '=' || vote_count, ' ' ORDER BY position) FROM poll_options WHERE poll_id = 'bench-poll'"); \
+counts that differ from the votes: $miscounted"
+python3 - "$dir/vote.json" "$miscounted" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+report["miscounted"] = int(sys.argv[2])
+json.dump(report, open(sys.argv[1], "w"))
+PY
+
+echo "== read a page of 25 activities that each carry a poll, c=32"
+"$psql" -q "$db" -f "$here/poll-data.sql"
+for i in $(seq 0 15); do "$bin" token --user "pollpage-$i" "${common[@]}"; done >"$dir/pollpage-tokens"
+TOKENS_FILE=$dir/pollpage-tokens in_turns read-polls polls read-polls.sql
+polls_pg=$pg_median polls_pg_p99=$pg_p99
+
 echo "== timelines: the follow graph of bench/timeline-data.sql"
 "$psql" -q "$db" -f "$here/timeline-data.sql"
 for i in $(seq 0 7); do "$bin" token --user "tl-$i" "${common[@]}"; done >"$dir/tl-tokens"
@@ -285,6 +321,8 @@ python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --timeline-loadtest "$dir/timeline-loadtest.json" --reaction "$dir/reaction.json" --reaction-pg "$reaction_pg" \
   --reaction-pg-p99 "$reaction_pg_p99" --reaction-plain "$dir/reaction-plain.json" --reaction-notify "$dir/reaction-notify.json" \
   --bell "$dir/bell.json" --bell-pg "$bell_pg" --bell-pg-p99 "$bell_pg_p99" --mark-big "$dir/mark-big.json" --mark-small "$dir/mark-small.json" \
+  --vote "$dir/vote.json" --vote-pg "$vote_pg" --vote-pg-p99 "$vote_pg_p99" --polls "$dir/polls.json" --polls-pg "$polls_pg" \
+  --polls-pg-p99 "$polls_pg_p99" \
   --create-pg-p99 "$create_pg_p99" --read-pg-p99 "$read_pg_p99" --timeline-pg-p99 "$timeline_pg_p99" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
   --comment-photo "$comment_s" --image-upload "$image_s" --realtime "$dir/realtime.json" \

@@ -1,5 +1,6 @@
 import FeedsCore
 import Foundation
+import PostgresNIO
 import Testing
 
 @testable import FeedsPostgres
@@ -107,6 +108,90 @@ import Testing
         for (index, value) in values.enumerated().reversed() { sql = sql.replacingOccurrences(of: "$\(index + 1)", with: value) }
         #expect(!sql.contains("$"), "a parameter the bench does not set: \(sql)")
         return sql
+    }
+
+    /// CastPollVote: `bench/pgbench/cast-vote.sql` runs the server's statements for a vote, in its
+    /// order: the activity read with its poll, the vote in its transaction (a first vote, and a vote
+    /// moved to another option, as the branches of the script), the poll read again.
+    @Test func thePgbenchVoteIsTheServersStatements() throws {
+        let statements = try Self.statements(of: "bench/pgbench/cast-vote.sql")
+        let user = "'voter-' || :u::text", poll = "'bench-poll'", option = ":o::text"
+        let activity = try PostgresActivityStore.sql(for: .one("x", viewer: .user("x"), ownFieldsOf: "x"))
+        let reads =
+            [bind(activity, user, user, "ARRAY['poll-bench-activity']", "2")]
+            + pollReads(ids: "ARRAY['bench-poll']", reader: user)
+        // pgbench cannot keep the id of the vote it read (the voter's has the same column name), so
+        // it finds the vote it moves by its voter.
+        let oldest = "(SELECT id FROM poll_votes WHERE poll_id = \(poll) AND user_id = \(user) AND option_id IS NOT NULL)"
+        let vote = [
+            "BEGIN",
+            bind(PostgresPollStore.lockSQL("p"), poll),
+            bind(PostgresPollStore.voterSQL("u"), user),
+            bind(PostgresPollStore.optionSQL("o", of: "p"), poll, option),
+            bind(PostgresPollStore.ownVotesSQL(on: "p", by: "u"), poll, user),
+            bind(PostgresPollStore.castSQL("v", for: "o", on: "p", by: "u"), poll, "gen_random_uuid()::text", user, option),
+            bind(PostgresPollStore.countSQL(1, "o", on: "p"), "1", poll, option, "1", poll),
+            bind(PostgresPollStore.moveSQL("v", to: "o", on: "p"), option, poll, oldest),
+            bind(PostgresPollStore.countSQL(-1, "o", on: "p"), "-1", poll, ":option_id::text", "-1", poll),
+            bind(PostgresPollStore.countSQL(1, "o", on: "p"), "1", poll, option, "1", poll),
+            "COMMIT",
+        ]
+        #expect(statements.map(words) == (reads + vote + reads.dropFirst()).map(words))
+    }
+
+    /// A page of activities that carry polls: `bench/pgbench/read-polls.sql` is the feed page's
+    /// SELECT and the three reads of its polls, for a reader of `bench/poll-data.sql`.
+    @Test func thePgbenchPageOfPollsIsTheServersStatements() throws {
+        let statements = try Self.statements(of: "bench/pgbench/read-polls.sql")
+        let reader = "'pollpage-' || :u::text"
+        let page = try PostgresActivityStore.sql(for: ActivityQuery(feeds: ["user:x"], viewer: .user("x"), limit: 25))
+        let ids = "ARRAY[" + (1...25).reversed().map { "'pp-' || :u::text || '-\($0)'" }.joined(separator: ", ") + "]"
+        let server =
+            [bind(page, reader, reader, #"E'user\x3apollpage-' || :u::text"#, "26")] + pollReads(ids: ids, reader: reader)
+        #expect(statements.map(words) == server.map(words))
+    }
+
+    /// `PostgresPollStore.polls`' three reads, pgbench's expressions for the poll ids and the reader.
+    func pollReads(ids: String, reader: String) -> [String] {
+        [
+            bind(PostgresPollStore.pollRowsSQL(["p"]), ids),
+            bind(PostgresPollStore.pollOptionsSQL(["p"]), ids),
+            bind(
+                PostgresPollStore.shownVotesSQL(["p"], reader: "u"), "\(Poll.latestShown)", ids, ids, "\(Poll.latestShown)", ids,
+                reader, "true"),
+        ]
+    }
+
+    /// The query's SQL with `values` in place of `$1`, `$2`, … (highest first, so that `$1` does
+    /// not take the start of `$12`); every parameter must have its value.
+    func bind(_ query: PostgresQuery, _ values: String...) -> String {
+        var sql = query.sql
+        for (index, value) in values.enumerated().reversed() { sql = sql.replacingOccurrences(of: "$\(index + 1)", with: value) }
+        #expect(!sql.contains("$"), "a parameter the bench does not set: \(sql)")
+        return sql
+    }
+
+    /// A pgbench script's SQL statements in order, whichever branch of its `\if`s runs them:
+    /// comments and meta-commands left out; a statement ends at its `;` or at a meta-command
+    /// (`\aset` ends the one before it).
+    static func statements(of path: String) throws -> [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        var statements: [String] = [], current = ""
+        for line in script.split(separator: "\n", omittingEmptySubsequences: false) where !line.hasPrefix("--") {
+            if line.hasPrefix("\\") {
+                if !current.isEmpty { statements.append(current) }
+                current = ""
+                continue
+            }
+            current += (current.isEmpty ? "" : "\n") + line
+            if line.hasSuffix(";") {
+                statements.append(String(current.dropLast()))
+                current = ""
+            }
+        }
+        return statements.filter { !$0.split(whereSeparator: \.isWhitespace).isEmpty }
     }
 
     func words(_ text: String) -> [Substring] { text.split(whereSeparator: \.isWhitespace) }
