@@ -57,10 +57,9 @@ extension JSONWriter {
                 json.key("parent")
                 json.activity(parent, urls: urls, users: &users)
             }
-            // A poll, where an activity carries one, as its generated type encodes it.
-            if let poll = activity.poll, let bytes = try? Wire.encoded(poll) {
+            if let poll = activity.poll {
                 json.key("poll")
-                json.raw(bytes)
+                json.poll(poll, users: &users)
             }
             json.field("popularity", engagement.popularity)
             json.field("preview", activity.preview)

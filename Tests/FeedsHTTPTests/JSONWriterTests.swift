@@ -134,7 +134,39 @@ import Testing
                 id: "a4", type: "post", user: users[1], text: "liked", feeds: ["user:bob"], visibility: .public,
                 visibilityTag: nil, restrictReplies: "everyone", custom: [:], attachments: [], createdAt: now, updatedAt: now,
                 editedAt: nil, deletedAt: nil, engagement: engagement(on: "a4")),
+            shareWithPoll(),
         ]
+    }
+
+    /// A share of a1 naming both users, shared twice itself, with a poll: votes with and without
+    /// their voter (anonymous), an answer, the reader's own vote, a limit on votes.
+    static func shareWithPoll() -> Activity {
+        var share = Activity(
+            id: "a5", type: "post", user: users[0], text: "see this", feeds: ["user:alice"], visibility: .public,
+            visibilityTag: nil, restrictReplies: "everyone", custom: [:], attachments: [], createdAt: now, updatedAt: now,
+            editedAt: nil, deletedAt: nil)
+        share.parent = Activity(
+            id: "a1", type: "post", user: users[1], text: "original", feeds: ["user:bob"], visibility: .public,
+            visibilityTag: nil, restrictReplies: "everyone", custom: [:], attachments: [], createdAt: now, updatedAt: now,
+            editedAt: nil, deletedAt: nil)
+        (share.parentID, share.mentionedUserIDs, share.mentionedUsers) = ("a1", ["bob", "alice"], [users[1], users[0]])
+        share.engagement.shareCount = 2
+        share.engagement.commentCount = 1
+        let vote = PollVote(id: "v1", pollID: "p1", optionID: "o1", answerText: nil, user: users[1], createdAt: now, updatedAt: now)
+        let anonymous = PollVote(id: "v2", pollID: "p1", optionID: "o2", answerText: nil, user: nil, createdAt: now, updatedAt: now)
+        let answer = PollVote(
+            id: "v3", pollID: "p1", optionID: nil, answerText: "Other \"one\"", user: users[0], createdAt: now,
+            updatedAt: now.addingTimeInterval(1))
+        share.poll = Poll(
+            id: "p1",
+            settings: PollSettings(
+                name: "Lunch?", description: "", votingVisibility: .public, maxVotesAllowed: 2, allowAnswers: true,
+                custom: ["k": .number(1)]),
+            options: [PollOption(id: "o1", text: "Pizza", custom: [:]), PollOption(id: "o2", text: "Soup", custom: ["c": .bool(true)])],
+            voteCount: 2, answersCount: 1, voteCountsByOption: ["o1": 1, "o2": 1],
+            latestVotesByOption: ["o1": [vote], "o2": [anonymous]], latestAnswers: [answer], ownVotes: [vote],
+            createdBy: users[0], createdAt: now, updatedAt: now)
+        return share
     }
 
     /// Reactions of two types by two users, the reader's own reaction and two bookmarks of theirs
