@@ -123,13 +123,12 @@ public func buildApplication(
             AfterGate(
                 gate: migrated,
                 service: AppSettingsListener(
-                    client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger)),
-            AfterGate(
-                gate: migrated,
-                service: DeactivatedUsersListener(
-                    store: store, users: authenticator.deactivated, refreshInterval: configuration.settingsRefreshInterval,
-                    logger: logger
-                ) { hub.close(users: $0, reason: "the user was deactivated") }),
+                    client: client, cache: settings, refreshInterval: configuration.settingsRefreshInterval, logger: logger,
+                    alsoReload: [
+                        DeactivatedUsersReload(store: store, users: authenticator.deactivated, logger: logger) {
+                            hub.close(users: $0, reason: "the user was deactivated")
+                        }.callAsFunction
+                    ])),
             AfterGate(
                 gate: migrated,
                 service: SweepService(

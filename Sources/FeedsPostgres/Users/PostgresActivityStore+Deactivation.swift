@@ -2,14 +2,11 @@ import FeedsCore
 import Foundation
 import Logging
 import PostgresNIO
-import ServiceLifecycle
 
-/// DeactivateUser(s) and ReactivateUser(s): `users.deactivated_at`, announced on
-/// `deactivationChannel` in the same transaction, so that every node's `DeactivatedUsers` hears
-/// of it once it is committed (`DeactivatedUsersListener`).
+/// DeactivateUser(s) and ReactivateUser(s): `users.deactivated_at`, announced on the app
+/// settings' channel in the same transaction, so that every node's `DeactivatedUsers` hears of it
+/// once it is committed (`DeactivatedUsersReload`, which `AppSettingsListener` calls).
 extension PostgresActivityStore {
-    public static let deactivationChannel = "feeds_user_deactivations"
-
     public func setDeactivated(_ ids: [String], _ deactivated: Bool, recordTask: Bool, logger: Logger) async throws
         -> (users: [UserActivation], task: BackgroundTask?)
     {
@@ -30,7 +27,7 @@ extension PostgresActivityStore {
             if let missing = ids.first(where: { found[$0] == nil }) {
                 throw FeedsError.notFound("user \(missing) does not exist")
             }
-            try await connection.query("SELECT pg_notify(\(Self.deactivationChannel), '')", logger: logger)
+            try await connection.query("SELECT pg_notify(\(PostgresAppSettingsStore.channel), 'users')", logger: logger)
             let users = ids.compactMap { found[$0] }
             guard recordTask else { return (users, nil) }
             let task = try await Self.recordTask(
@@ -52,34 +49,28 @@ extension PostgresActivityStore {
     }
 }
 
-/// Keeps this node's `DeactivatedUsers` current (`ReloadOnNotify`); `newlyDeactivated` hears of
-/// those deactivated since the last reload (this node closes their sockets).
-public struct DeactivatedUsersListener: Service {
+/// Reloads this node's `DeactivatedUsers`; `newlyDeactivated` hears of those deactivated since
+/// the last reload (this node closes their sockets). `AppSettingsListener` calls it on the
+/// settings' notifications: one listening connection for both (a pool may have two).
+public struct DeactivatedUsersReload: Sendable {
     let store: PostgresActivityStore
     let users: DeactivatedUsers
-    let refreshInterval: Duration
     let logger: Logger
     let newlyDeactivated: @Sendable (Set<String>) -> Void
 
     public init(
-        store: PostgresActivityStore, users: DeactivatedUsers, refreshInterval: Duration = .seconds(30), logger: Logger,
+        store: PostgresActivityStore, users: DeactivatedUsers, logger: Logger,
         newlyDeactivated: @escaping @Sendable (Set<String>) -> Void
     ) {
-        (self.store, self.users, self.refreshInterval, self.logger) = (store, users, refreshInterval, logger)
-        self.newlyDeactivated = newlyDeactivated
+        (self.store, self.users, self.logger, self.newlyDeactivated) = (store, users, logger, newlyDeactivated)
     }
 
-    public func run() async throws {
-        await ReloadOnNotify(
-            client: store.client, channel: PostgresActivityStore.deactivationChannel, refreshInterval: refreshInterval,
-            logger: logger
-        ) { reason in
-            do {
-                let added = users.replace(with: try await store.deactivatedUserIDs(logger: logger))
-                if !added.isEmpty { newlyDeactivated(added) }
-            } catch {
-                logger.warning("cannot reload the deactivated users", metadata: ["reason": "\(reason)", "error": "\(error)"])
-            }
-        }.run()
+    public func callAsFunction(_ reason: String) async {
+        do {
+            let added = users.replace(with: try await store.deactivatedUserIDs(logger: logger))
+            if !added.isEmpty { newlyDeactivated(added) }
+        } catch {
+            logger.warning("cannot reload the deactivated users", metadata: ["reason": "\(reason)", "error": "\(error)"])
+        }
     }
 }
