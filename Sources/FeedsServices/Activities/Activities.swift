@@ -241,11 +241,13 @@ package struct Activities<Store: ActivityStore>: Sendable {
         -> Activity
     {
         guard parent != id else { throw FeedsError.input("an activity cannot share itself", field: field) }
-        let shared = try await store.activity(id: parent, viewer: poster.map(Principal.user) ?? .server, logger: logger)
-        guard var shared, !shared.preview else {
+        let viewer = poster.map(Principal.user) ?? .server
+        var read = ActivityQuery.one(parent, viewer: viewer, ownFieldsOf: viewer.userID)
+        read.embedsParents = false  // the reply carries one level of shares
+        let shared = try await store.queryActivities(read, logger: logger).activities.first
+        guard let shared, !shared.preview else {
             throw FeedsError.input("\(field) names no activity \(poster ?? "the server") may read: \(parent)", field: field)
         }
-        shared.parent = nil
         return shared
     }
 
