@@ -69,7 +69,18 @@ public func buildApplication(
         watch: { connectionID, fid, userID, on in hub.watch(connectionID: connectionID, fid: fid, userID: userID, on: on) },
         revoke: { fid, userID in hub.revoke(fid: fid, userID: userID) },
         gap: { hub.resyncAll(reason: "events may have been missed; reconnect and re-sync") })
-    let realtime = Realtime(hub: hub, publisher: bus) { connectionID, fid, userID, on in
+    // Webhooks: every event also goes to the app's hooks, through the outbox.
+    let webhookSender = HTTPWebhookSender(
+        apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, allowedHosts: configuration.webhookHosts,
+        logger: logger)
+    let webhookOutbox = PostgresWebhookOutbox(client: client)
+    let dispatcher = WebhookDispatcher(
+        outbox: webhookOutbox, settings: settings, sender: webhookSender, options: configuration.webhookDelivery,
+        logger: logger)
+    let webhooks = WebhookPublisher(
+        outbox: webhookOutbox, settings: settings, retryFor: configuration.webhookDelivery.retryFor, logger: logger
+    ) { dispatcher.wake() }
+    let realtime = Realtime(hub: hub, publisher: EventPublishers([bus, webhooks])) { connectionID, fid, userID, on in
         try await bus.forwardWatch(connectionID: connectionID, fid: fid, userID: userID, on: on)
     }
     let realtimeEndpoint = RealtimeEndpoint(
@@ -94,6 +105,7 @@ public func buildApplication(
             store: PostgresLinkPreviewStore(client: client),
             fetcher: LinkFetcher(allowedHosts: configuration.linkPreviewHosts)))
     server.replicas = replicas
+    server.webhookAddresses = WebhookAddresses(allowedHosts: configuration.webhookHosts)
     let http = server
     let router = try http.router()
     let adminStore = PostgresAdminStore(client: client)
@@ -120,6 +132,7 @@ public func buildApplication(
                 hub: hub, interval: configuration.healthCheckInterval, pingInterval: configuration.webSocketPingInterval),
         ] + [
             AfterGate(gate: migrated, service: bus),
+            webhookSender, AfterGate(gate: migrated, service: dispatcher),
             AfterGate(
                 gate: migrated,
                 service: AppSettingsListener(

@@ -1,6 +1,7 @@
 import FeedsAdmin
 import FeedsCDN
 import FeedsCore
+import FeedsPostgres
 import Foundation
 import Logging
 
@@ -52,6 +53,12 @@ public struct FeedsConfiguration: Sendable {
     /// Hosts GetOG may fetch from wherever they resolve, on any port (`FEEDS_OG_ALLOWED_HOSTS`,
     /// comma-separated): an intranet's, or the tests' loopback. Every other host must be public.
     public var linkPreviewHosts: Set<String> = []
+    /// Hosts the app's webhooks may point at wherever they resolve (`FEEDS_WEBHOOK_ALLOWED_HOSTS`,
+    /// comma-separated): a backend on the same network. Every other host must be public.
+    public var webhookHosts: Set<String> = []
+    /// How webhook deliveries are retried (`FEEDS_WEBHOOK_RETRY_FOR`: a day;
+    /// `FEEDS_WEBHOOK_MAX_BACKOFF`: a minute between attempts at most).
+    public var webhookDelivery = WebhookDispatcher.Options()
     /// The most one SQL statement may run (`FEEDS_DATABASE_TIMEOUT`, PostgreSQL's `statement_timeout`).
     public var databaseStatementTimeout: Duration = .seconds(5)
     /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).

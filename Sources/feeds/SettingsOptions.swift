@@ -156,6 +156,17 @@ struct SettingsOptions: ParsableArguments {
             configuration.linkPreviewHosts = Set(
                 hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         }
+        if let hosts = reader.string(forKey: "feeds.webhook.allowed.hosts") {
+            configuration.webhookHosts = Set(
+                hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+        }
+        let retryFor = reader.int(forKey: "feeds.webhook.retry.for", default: 86_400)
+        let maxBackoff = reader.int(forKey: "feeds.webhook.max.backoff", default: 60)
+        guard retryFor > 0, maxBackoff > 0 else {
+            throw ValidationError("FEEDS_WEBHOOK_RETRY_FOR and FEEDS_WEBHOOK_MAX_BACKOFF must be positive numbers of seconds")
+        }
+        configuration.webhookDelivery.retryFor = .seconds(retryFor)
+        configuration.webhookDelivery.maxBackoff = .seconds(maxBackoff)
         if let webSocketPort = reader.int(forKey: "feeds.ws.port") {
             guard (0...65535).contains(webSocketPort) else { throw ValidationError("FEEDS_WS_PORT must be a port number") }
             configuration.webSocketPort = webSocketPort

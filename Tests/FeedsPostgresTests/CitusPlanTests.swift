@@ -62,6 +62,8 @@ import Testing
         // Queues, drained by the nodes through the coordinator.
         "fanout_jobs": .local,
         "realtime_events": .local,
+        "webhook_outbox": .local,
+        "webhook_lanes": .local,
     ]
 
     /// What today's schema does that Citus would refuse, each with its change at the cutover

@@ -35,6 +35,23 @@ public struct FeedEvent: Sendable, Equatable {
         self.visibilities = visibilities
     }
 
+    /// The event's `type` (`feeds.activity.added`): every payload starts with it
+    /// (`Events.head`); one that does not is parsed for it.
+    public var type: String {
+        let prefix = Array(#"{"type":""#.utf8)
+        if payload.starts(with: prefix), let end = payload[prefix.count...].firstIndex(of: UInt8(ascii: "\"")),
+            !payload[prefix.count..<end].contains(UInt8(ascii: "\\"))
+        {
+            return String(decoding: payload[prefix.count..<end], as: UTF8.self)
+        }
+        if case .object(let object)? = try? JSONValue(parsing: String(decoding: payload, as: UTF8.self)),
+            case .string(let type)? = object["type"]
+        {
+            return type
+        }
+        return ""
+    }
+
     /// The event as a watcher of `fid` gets it, with the feed's `feed_visibility` when known.
     public func message(for fid: String) -> [UInt8] {
         var message = Array(#"{"fid":"#.utf8)
@@ -53,4 +70,17 @@ public struct FeedEvent: Sendable, Equatable {
 /// have missed events tells its clients to re-sync instead.
 public protocol EventPublisher: Sendable {
     func publish(_ events: [FeedEvent])
+}
+
+/// Several publishers as one: each gets every event (the sockets' bus, the webhooks' outbox).
+public struct EventPublishers: EventPublisher {
+    let publishers: [any EventPublisher]
+
+    public init(_ publishers: [any EventPublisher]) {
+        self.publishers = publishers
+    }
+
+    public func publish(_ events: [FeedEvent]) {
+        for publisher in publishers { publisher.publish(events) }
+    }
 }

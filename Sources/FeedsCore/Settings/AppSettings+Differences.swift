@@ -29,6 +29,18 @@ extension AppSettings {
         if guestUserCreationDisabled != next.guestUserCreationDisabled {
             lines.append("guest_user_creation_disabled: \(guestUserCreationDisabled) → \(next.guestUserCreationDisabled)")
         }
+        if webhooks.url != next.webhooks.url {
+            lines.append("webhook_url: \(webhooks.url.isEmpty ? "none" : webhooks.url) → \(next.webhooks.url.isEmpty ? "none" : next.webhooks.url)")
+        }
+        if webhooks.events != next.webhooks.events {
+            lines.append("webhook_events: \(Self.listText(webhooks.events)) → \(Self.listText(next.webhooks.events))")
+        }
+        if webhooks.hooks != next.webhooks.hooks {
+            let describe = { (hooks: [WebhookHook]) in
+                Self.listText(hooks.map { "\($0.url)\($0.enabled ? "" : " (off)")" })
+            }
+            lines.append("event_hooks: \(describe(webhooks.hooks)) → \(describe(next.webhooks.hooks))")
+        }
         return lines
     }
 

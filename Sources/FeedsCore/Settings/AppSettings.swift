@@ -11,6 +11,8 @@ public struct AppSettings: Sendable, Equatable {
     public var stripImageMetadata: Bool
     /// Whether CreateGuest is refused (the default: it mints users for anyone with the API key).
     public var guestUserCreationDisabled = true
+    /// Where events also go: the app's backend (`webhook_url`, `webhook_events`, `event_hooks`).
+    public var webhooks = WebhookSettings()
     /// The feed groups (changed through their own calls, versioned with the rest).
     public var feedGroups: FeedGroups
     /// Bumped by every change; a node keeps the highest it has seen.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A change to the settings, as `PATCH /app` sends it: what is not sent keeps its value, down to
 /// the single lists of a rule set.
 public struct AppSettingsChange: Sendable, Equatable, Encodable {
@@ -53,6 +55,11 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
     public var cdnExpirationSeconds: Int?
     public var stripImageMetadata: Bool?
     public var guestUserCreationDisabled: Bool?
+    /// "" takes it away.
+    public var webhookURL: String?
+    public var webhookEvents: [String]?
+    /// The whole list, replacing the one held.
+    public var eventHooks: [WebhookHook.Change]?
 
     /// As `PATCH /app` takes it.
     enum CodingKeys: String, CodingKey {
@@ -61,17 +68,33 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
         case cdnExpirationSeconds = "cdn_expiration_seconds"
         case stripImageMetadata = "strip_image_metadata"
         case guestUserCreationDisabled = "guest_user_creation_disabled"
+        case webhookURL = "webhook_url"
+        case webhookEvents = "webhook_events"
+        case eventHooks = "event_hooks"
     }
 
     public init(
         fileUploads: Rules? = nil, imageUploads: Rules? = nil, cdnExpirationSeconds: Int? = nil, stripImageMetadata: Bool? = nil,
-        guestUserCreationDisabled: Bool? = nil
+        guestUserCreationDisabled: Bool? = nil, webhookURL: String? = nil, webhookEvents: [String]? = nil,
+        eventHooks: [WebhookHook.Change]? = nil
     ) {
+        self.webhookURL = webhookURL
+        self.webhookEvents = webhookEvents
+        self.eventHooks = eventHooks
         self.guestUserCreationDisabled = guestUserCreationDisabled
         self.fileUploads = fileUploads
         self.imageUploads = imageUploads
         self.cdnExpirationSeconds = cdnExpirationSeconds
         self.stripImageMetadata = stripImageMetadata
+    }
+
+    /// The webhook URLs this change sets, each with its field, for the caller to check where they
+    /// point before it applies.
+    public var webhookURLs: [(url: String, field: String)] {
+        (webhookURL.map { $0.isEmpty ? [] : [($0, "webhook_url")] } ?? [])
+            + (eventHooks ?? []).enumerated().compactMap { index, hook in
+                hook.url.map { ($0, "event_hooks[\(index)].webhook_url") }
+            }
     }
 
     /// Validates the whole change before any of it applies; throws a 400 naming the field.
@@ -80,7 +103,7 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
     }
 
     /// The settings with this change applied (the version is the store's to bump).
-    public func applied(to settings: AppSettings) throws -> AppSettings {
+    public func applied(to settings: AppSettings, now: Date = Date()) throws -> AppSettings {
         var settings = settings
         if let fileUploads {
             settings.fileUploads = try fileUploads.applied(to: settings.fileUploads, field: "file_upload_config")
@@ -99,6 +122,15 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
         }
         if let strip = stripImageMetadata { settings.stripImageMetadata = strip }
         if let disabled = guestUserCreationDisabled { settings.guestUserCreationDisabled = disabled }
+        if let url = webhookURL {
+            settings.webhooks.url = url.isEmpty ? "" : try WebhookHook.validatedURL(url, field: "webhook_url").absoluteString
+        }
+        if let events = webhookEvents {
+            settings.webhooks.events = try WebhookHook.validatedEventTypes(events, field: "webhook_events")
+        }
+        if let eventHooks {
+            settings.webhooks.hooks = try WebhookHook.Change.applied(eventHooks, to: settings.webhooks.hooks, now: now)
+        }
         return settings
     }
 }

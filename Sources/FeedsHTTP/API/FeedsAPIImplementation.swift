@@ -31,6 +31,8 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     /// How long a request's work may take (`FEEDS_REQUEST_TIMEOUT`); a multipart request's starts
     /// once its body is in (`afterBody`).
     var deadline: Duration = .seconds(10)
+    /// Where UpdateApp may point webhooks.
+    var webhookAddresses = WebhookAddresses()
 
     /// A multipart request's work once its body is in: the request's deadline plus the store's
     /// budget for its files, so a hung database or store answers it (503 or 504), never a wait

@@ -44,6 +44,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var linkPreviews: LinkPreviews
     /// The read replicas, when there are any (`FEEDS_READ_DATABASE_URLS`).
     package var replicas: (any ReadRouting)?
+    /// Where UpdateApp may point webhooks (`FEEDS_WEBHOOK_ALLOWED_HOSTS`).
+    package var webhookAddresses = WebhookAddresses()
     package var serverName = "feeds"
     /// The open connections, which `channelHandlers` caps.
     let connections = ConnectionGuard.Count()
@@ -96,12 +98,13 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         case .localDisk(let cdn): CDNRoutes(cdn: cdn, variants: uploads.variants, hot: hot).register(on: router)
         case .s3(let cdn): S3RedirectRoutes(cdn: cdn, objects: uploads.objects, variants: uploads.variants).register(on: router)
         }
-        let api = FeedsAPIImplementation(
+        var api = FeedsAPIImplementation(
             store: store, uploads: uploads, idempotency: Idempotency(store: idempotency), settingsStore: settingsStore,
             realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
             feedGroups: FeedGroupService(store: feedGroups, settings: uploads.settings), watches: watches,
             memberStore: members, pinStore: pins, pollStore: polls, feedViews: views, linkPreviews: linkPreviews,
             authenticator: authenticator, deadline: requestTimeout)
+        api.webhookAddresses = webhookAddresses
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(

@@ -40,7 +40,9 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                     image_upload_config = \(try JSONText.encode(next.imageUploads))::jsonb,
                     cdn_expiration_seconds = \(next.cdnExpirationSeconds),
                     strip_image_metadata = \(next.stripImageMetadata),
-                    guest_user_creation_disabled = \(next.guestUserCreationDisabled), updated_at = now()
+                    guest_user_creation_disabled = \(next.guestUserCreationDisabled),
+                    webhook_url = \(next.webhooks.url), webhook_events = \(next.webhooks.events),
+                    event_hooks = \(try JSONText.encode(next.webhooks.hooks))::jsonb, updated_at = now()
                 WHERE app_id = 1
                 """,
                 logger: logger
@@ -70,13 +72,15 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
             PostgresQuery(
                 unsafeSQL: """
                     SELECT version, file_upload_config::text, image_upload_config::text, cdn_expiration_seconds,
-                        strip_image_metadata, guest_user_creation_disabled
+                        strip_image_metadata, guest_user_creation_disabled, webhook_url, webhook_events, event_hooks::text
                     FROM app_settings WHERE app_id = 1\(lock)
                     """),
             logger: logger
         )
         var found: AppSettings?
-        for try await (version, file, image, seconds, strip, noGuests) in rows.decode((Int64, String, String, Int, Bool, Bool).self) {
+        for try await (version, file, image, seconds, strip, noGuests, webhookURL, webhookEvents, hooks) in rows.decode(
+            (Int64, String, String, Int, Bool, Bool, String, [String], String).self)
+        {
             let decoder = JSONDecoder()
             found = AppSettings(
                 fileUploads: try decoder.decode(UploadRules.self, from: Data(file.utf8)),
@@ -84,6 +88,8 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                 cdnExpirationSeconds: seconds, stripImageMetadata: strip, version: version
             )
             found?.guestUserCreationDisabled = noGuests
+            found?.webhooks = WebhookSettings(
+                url: webhookURL, events: webhookEvents, hooks: try decoder.decode([WebhookHook].self, from: Data(hooks.utf8)))
         }
         if var settings = found {
             settings.feedGroups = FeedGroups(try await PostgresFeedGroupStore.read(on: connection, logger: logger))

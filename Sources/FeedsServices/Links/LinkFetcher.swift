@@ -4,10 +4,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Fetches a web page for its preview: an outbound request a client chooses the target of, so
 /// held to what cannot reach inside: http and https only, on ports 80 and 443, to hosts whose
 /// every address is public (`PublicAddress`), checked after resolving and connected to the
@@ -95,36 +91,15 @@ package struct LinkFetcher: Sendable {
         return url
     }
 
-    /// An address of `host` to connect to: every one it resolves to must be public, unless
-    /// `anywhere`. Resolved on a thread of its own (getaddrinfo blocks).
+    /// An address of `host` to connect to (`OutboundAddress`), public unless `anywhere`.
     static func address(of host: String, anywhere: Bool) async throws -> String {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let addresses: [String] = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: resolve(bare)) }
-        }
-        guard let first = addresses.first else { throw refused("\(host.prefix(200)) does not resolve") }
-        guard anywhere || addresses.allSatisfy(PublicAddress.isPublic) else {
+        do {
+            return try await OutboundAddress.address(of: host, anywhere: anywhere)
+        } catch .unresolved {
+            throw refused("\(host.prefix(200)) does not resolve")
+        } catch .notPublic {
             throw refused("\(host.prefix(200)) is not on the public internet")
         }
-        return first
-    }
-
-    private static func resolve(_ host: String) -> [String] {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
-        defer { freeaddrinfo(list) }
-        var addresses: [String] = []
-        var node = list
-        while let info = node?.pointee {
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            if getnameinfo(info.ai_addr, info.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 {
-                addresses.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
-            node = info.ai_next
-        }
-        return addresses
     }
 
     static func refused(_ why: String) -> FeedsError {
