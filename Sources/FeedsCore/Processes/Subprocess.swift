@@ -100,6 +100,9 @@ package enum Subprocess {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        // Nothing else of ours: a child (a database server, a second node, ffmpeg) that held a
+        // listening socket of this process would keep its port taken after this process closed it.
+        _ = closeFrom?(&actions, 3)
 
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -113,6 +116,16 @@ package enum Subprocess {
         }
         return pid
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 on), which Swift's Glibc module
+    /// does not show; nil where the C library has none.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Waits for `pid` to end, on a thread of its own, and returns its exit status (128 + the
     /// signal when a signal ended it).

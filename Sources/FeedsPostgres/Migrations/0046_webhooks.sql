@@ -8,13 +8,14 @@ ALTER TABLE app_settings
 -- The outbox: a row per event and hook, written by the node that published the event, deleted
 -- once the receiver answered 2xx. Rows of one lane are delivered in id order by one node at a
 -- time; an event's lane is its hook and a hash of its first feed, so a feed's events arrive in
--- order. `give_up_at` ends the retries (a day after the event); `failed_at` marks a row given up
+-- order. `webhook_id` is chosen by the publisher, so an insert tried again after a lost answer
+-- cannot write an event twice. `give_up_at` ends the retries (a day after the event); `failed_at` marks a row given up
 -- on or refused, kept for the admin console to show and retry.
 CREATE TABLE webhook_outbox (
     id            bigserial PRIMARY KEY,
     lane          text NOT NULL,
     hook_id       text NOT NULL,
-    webhook_id    uuid NOT NULL DEFAULT gen_random_uuid(),
+    webhook_id    uuid NOT NULL UNIQUE,
     event_type    text NOT NULL,
     body          text NOT NULL,
     attempts      integer NOT NULL DEFAULT 0,

@@ -20,6 +20,8 @@ public final class PostgresEventBus: EventPublisher, Service {
     static let batchLimit = 400
     /// Events waiting past this many are dropped (and counted): the database is not keeping up.
     static let queueLimit = 50_000
+    /// The most a statement of the bus may take, a connection's wait included.
+    static let deadline = Duration.seconds(10)
 
     let client: PostgresClient
     /// A connection of its own for listening, outside the pool: a node with a pool of two must
@@ -119,23 +121,29 @@ public final class PostgresEventBus: EventPublisher, Service {
             }
             guard !batch.isEmpty else { return }
             do {
-                try await client.query(
-                    """
-                    WITH e AS (
-                        INSERT INTO realtime_events (fids, only_for, to_followers, payload, actors, then_revoke)
-                        SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p, ARRAY(SELECT jsonb_array_elements_text(x.a::jsonb)),
-                            ARRAY(SELECT jsonb_array_elements_text(x.r::jsonb))
-                        FROM unnest(\(batch.map { $0.fids.joined(separator: " ") })::text[], \(batch.map { $0.onlyFor ?? "" })::text[],
-                                    \(batch.map(\.toFollowers))::boolean[],
-                                    \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[],
-                                    \(batch.map { JSONValue.array($0.actors.map(JSONValue.string)).text })::text[],
-                                    \(batch.map { JSONValue.array($0.thenRevoke.map(JSONValue.string)).text })::text[])
-                            WITH ORDINALITY AS x(f, o, t, p, a, r, n)
-                        ORDER BY x.n
-                        RETURNING id
-                    )
-                    SELECT pg_notify(\(Self.eventsChannel), string_agg(id::text, ',')) FROM e
-                    """, logger: logger)
+                // Within a deadline: a pool that lost its database may hold a request without end,
+                // and this loop is every later event's way out.
+                try await withDeadline(
+                    Self.deadline, orThrow: { FeedsError(.unavailable, "the event insert did not answer in time") }
+                ) { [client, logger] in
+                    try await client.query(
+                        """
+                        WITH e AS (
+                            INSERT INTO realtime_events (fids, only_for, to_followers, payload, actors, then_revoke)
+                            SELECT string_to_array(x.f, ' '), NULLIF(x.o, ''), x.t, x.p, ARRAY(SELECT jsonb_array_elements_text(x.a::jsonb)),
+                                ARRAY(SELECT jsonb_array_elements_text(x.r::jsonb))
+                            FROM unnest(\(batch.map { $0.fids.joined(separator: " ") })::text[], \(batch.map { $0.onlyFor ?? "" })::text[],
+                                        \(batch.map(\.toFollowers))::boolean[],
+                                        \(batch.map { String(decoding: $0.payload, as: UTF8.self) })::text[],
+                                        \(batch.map { JSONValue.array($0.actors.map(JSONValue.string)).text })::text[],
+                                        \(batch.map { JSONValue.array($0.thenRevoke.map(JSONValue.string)).text })::text[])
+                                WITH ORDINALITY AS x(f, o, t, p, a, r, n)
+                            ORDER BY x.n
+                            RETURNING id
+                        )
+                        SELECT pg_notify(\(Self.eventsChannel), string_agg(id::text, ',')) FROM e
+                        """, logger: logger)
+                }
             } catch {
                 logger.error("real-time events not published", metadata: ["events": "\(batch.count)", "error": "\(error)"])
                 revokeHere(batch)
@@ -219,34 +227,40 @@ public final class PostgresEventBus: EventPublisher, Service {
     private func read(_ ids: [Int64]) async {
         guard let handlers = handlers.withLockedValue({ $0 }) else { return }
         do {
-            let rows = try await client.query(
-                """
-                SELECT e.fids, e.only_for, e.to_followers, e.payload, e.then_revoke, f.following,
-                    CASE WHEN cardinality(e.actors) > 0 THEN ARRAY(
-                        SELECT ub.blocked_user_id FROM user_blocks ub WHERE ub.user_id = ANY(e.actors)
-                        UNION SELECT ub.user_id FROM user_blocks ub WHERE ub.blocked_user_id = ANY(e.actors)
-                    ) ELSE '{}' END,
-                    CASE WHEN cardinality(here.fids) > 0 THEN ARRAY(
-                        SELECT rf.fid || ' ' || rf.visibility FROM feeds rf
-                        WHERE rf.fid = ANY(e.fids || f.following) AND rf.fid = ANY(here.fids)
-                    ) ELSE '{}' END
-                FROM realtime_events e, (SELECT \(handlers.watched())::text[] AS fids) here,
-                    LATERAL (SELECT CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
-                        SELECT DISTINCT w.source_fid FROM follows w
-                        WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
-                    ) ELSE '{}'::text[] END AS following) f
-                WHERE e.id = ANY(\(ids)) ORDER BY e.id
-                """, logger: logger)
-            var events: [FeedEvent] = []
-            var followers: [[String]] = []
-            for try await (fids, onlyFor, toFollowers, payload, thenRevoke, following, hidden, visible) in rows.decode(
-                ([String], String?, Bool, String, [String], [String], [String], [String]).self)
-            {
-                events.append(
-                    FeedEvent(
-                        fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8),
-                        thenRevoke: thenRevoke, hiddenFrom: Set(hidden), visibilities: Self.visibilities(visible)))
-                followers.append(following)
+            let watched = handlers.watched()
+            let (events, followers) = try await withDeadline(
+                Self.deadline, orThrow: { FeedsError(.unavailable, "the event read did not answer in time") }
+            ) { [client, logger] in
+                let rows = try await client.query(
+                    """
+                    SELECT e.fids, e.only_for, e.to_followers, e.payload, e.then_revoke, f.following,
+                        CASE WHEN cardinality(e.actors) > 0 THEN ARRAY(
+                            SELECT ub.blocked_user_id FROM user_blocks ub WHERE ub.user_id = ANY(e.actors)
+                            UNION SELECT ub.user_id FROM user_blocks ub WHERE ub.blocked_user_id = ANY(e.actors)
+                        ) ELSE '{}' END,
+                        CASE WHEN cardinality(here.fids) > 0 THEN ARRAY(
+                            SELECT rf.fid || ' ' || rf.visibility FROM feeds rf
+                            WHERE rf.fid = ANY(e.fids || f.following) AND rf.fid = ANY(here.fids)
+                        ) ELSE '{}' END
+                    FROM realtime_events e, (SELECT \(watched)::text[] AS fids) here,
+                        LATERAL (SELECT CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
+                            SELECT DISTINCT w.source_fid FROM follows w
+                            WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
+                        ) ELSE '{}'::text[] END AS following) f
+                    WHERE e.id = ANY(\(ids)) ORDER BY e.id
+                    """, logger: logger)
+                var events: [FeedEvent] = []
+                var followers: [[String]] = []
+                for try await (fids, onlyFor, toFollowers, payload, thenRevoke, following, hidden, visible) in rows.decode(
+                    ([String], String?, Bool, String, [String], [String], [String], [String]).self)
+                {
+                    events.append(
+                        FeedEvent(
+                            fids: fids, onlyFor: onlyFor, toFollowers: toFollowers, payload: Array(payload.utf8),
+                            thenRevoke: thenRevoke, hiddenFrom: Set(hidden), visibilities: Self.visibilities(visible)))
+                    followers.append(following)
+                }
+                return (events, followers)
             }
             await handlers.deliver(events, followers)
         } catch {

@@ -1,4 +1,5 @@
 import FeedsCore
+import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
@@ -47,7 +48,10 @@ public final class WebhookPublisher: EventPublisher {
             let body = String(decoding: fid.isEmpty ? event.payload : event.message(for: fid), as: UTF8.self)
             let lane = Self.lane(fid)
             for hook in hooks {
-                entries.append(.init(lane: "\(hook.id)/\(lane)", hookID: hook.id, eventType: type, body: body))
+                entries.append(
+                    .init(
+                        webhookID: UUID().uuidString.lowercased(), lane: "\(hook.id)/\(lane)", hookID: hook.id, eventType: type,
+                        body: body))
             }
         }
         guard !entries.isEmpty else { return }
