@@ -27,12 +27,16 @@ package struct AdminConsole: Sendable {
     package let imageSources: [String]
     /// How long a console request may take (gc aside).
     package let deadline: Duration
+    /// The webhook outbox: what waits, what failed.
+    package let webhooks: any WebhookDeliveries
 
     package init(
         sessions: any AdminSessionStore, store: any AdminStore, settingsStore: any AppSettingsStore, uploads: UploadPipeline,
         sweeper: ObjectSweeper, authenticator: Authenticator, apiKey: String, apiSecret: String, options: AdminConsoleOptions,
-        throttle: SignInThrottle, secureCookies: Bool, imageSources: [String], deadline: Duration
+        throttle: SignInThrottle, secureCookies: Bool, imageSources: [String], deadline: Duration,
+        webhooks: any WebhookDeliveries
     ) {
+        self.webhooks = webhooks
         (self.sessions, self.store, self.settingsStore, self.uploads, self.sweeper) = (
             sessions, store, settingsStore, uploads, sweeper
         )
@@ -61,6 +65,10 @@ package struct AdminConsole: Sendable {
             try await signedInForm(request) { try await deleteUpload($0) }
         }
         router.get("/admin/storage") { request, _ in try await signedIn(request) { try await storagePage($0) } }
+        router.get("/admin/webhooks") { request, _ in try await signedIn(request) { try await webhooksPage($0) } }
+        router.post("/admin/webhooks/retry") { request, _ in
+            try await signedInForm(request) { try await retryWebhooks($0) }
+        }
         router.get("/admin/**") { request, _ in
             try await signedIn(request) { admin in
                 page(
@@ -160,7 +168,7 @@ package struct AdminConsole: Sendable {
     }
 
     /// The console's pages, the only places `next=` may send an admin back to.
-    package static let pages: Set<String> = ["/admin/rules", "/admin/uploads", "/admin/storage"]
+    package static let pages: Set<String> = ["/admin/rules", "/admin/uploads", "/admin/storage", "/admin/webhooks"]
 
     package static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])

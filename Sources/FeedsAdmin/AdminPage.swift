@@ -13,6 +13,7 @@ extension AdminConsole {
                 <a href="/admin/rules">Upload rules</a>
                 <a href="/admin/uploads">Uploads</a>
                 <a href="/admin/storage">Storage</a>
+                <a href="/admin/webhooks">Webhooks</a>
                 <form method="post" action="/admin/sign-out" class="inline">\(Self.csrfField(session))<button type="submit" class="link">Sign out</button></form>
                 </nav>
                 """

@@ -9,7 +9,7 @@ import PostgresNIO
 /// The console as `buildApplication` serves it, on the server's own database, uploads and sweeper.
 func makeAdminConsole(
     _ configuration: FeedsConfiguration, client: PostgresClient, store: any AdminStore, settingsStore: any AppSettingsStore,
-    uploads: UploadPipeline, sweeper: ObjectSweeper, authenticator: Authenticator
+    uploads: UploadPipeline, sweeper: ObjectSweeper, authenticator: Authenticator, webhooks: any WebhookDeliveries
 ) throws -> AdminConsole {
     // Thumbnails come from our public URL, and with S3 redirect on to the store.
     var sources = [configuration.publicURL]
@@ -22,7 +22,7 @@ func makeAdminConsole(
         sweeper: sweeper, authenticator: authenticator, apiKey: configuration.apiKey, apiSecret: configuration.apiSecret,
         options: configuration.admin, throttle: SignInThrottle(clock: configuration.admin.clock),
         secureCookies: configuration.publicURL.lowercased().hasPrefix("https://"), imageSources: Array(Set(origins)).sorted(),
-        deadline: configuration.requestTimeout)
+        deadline: configuration.requestTimeout, webhooks: webhooks)
 }
 
 /// `scheme://host[:port]` of a URL, for a Content-Security-Policy source; nil when it has none.

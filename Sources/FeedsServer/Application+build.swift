@@ -73,13 +73,11 @@ public func buildApplication(
     let webhookSender = HTTPWebhookSender(
         apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, allowedHosts: configuration.webhookHosts,
         logger: logger)
-    let webhookOutbox = PostgresWebhookOutbox(client: client)
+    let webhookOutbox = PostgresWebhookOutbox(client: client, retryFor: configuration.webhookDelivery.retryFor)
     let dispatcher = WebhookDispatcher(
         outbox: webhookOutbox, settings: settings, sender: webhookSender, options: configuration.webhookDelivery,
         logger: logger)
-    let webhooks = WebhookPublisher(
-        outbox: webhookOutbox, settings: settings, retryFor: configuration.webhookDelivery.retryFor, logger: logger
-    ) { dispatcher.wake() }
+    let webhooks = WebhookPublisher(outbox: webhookOutbox, settings: settings, logger: logger) { dispatcher.wake() }
     let realtime = Realtime(hub: hub, publisher: EventPublishers([bus, webhooks])) { connectionID, fid, userID, on in
         try await bus.forwardWatch(connectionID: connectionID, fid: fid, userID: userID, on: on)
     }
@@ -112,7 +110,7 @@ public func buildApplication(
     let sweeper = makeSweeper(configuration, uploads: uploads, idempotency: idempotencyStore)
     try makeAdminConsole(
         configuration, client: client, store: adminStore, settingsStore: settingsStore, uploads: uploads, sweeper: sweeper,
-        authenticator: authenticator
+        authenticator: authenticator, webhooks: webhookOutbox
     ).register(on: router)
 
     let migrated = StartGate()

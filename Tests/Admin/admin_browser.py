@@ -1,6 +1,7 @@
 """The admin console in headless Chromium, as an admin uses it: signs in, changes the blocked
 extensions and sees the change through GET /api/v2/app, uploads through the API and sees the
-upload listed with its thumbnail, deletes it, runs gc, signs out. Prints `ok STEP` or
+upload listed with its thumbnail, deletes it, runs gc, sees a refused webhook delivery and retries
+it, signs out. Prints `ok STEP` or
 `FAIL STEP: reason` for each step and writes "PASSED FAILED" to $FEEDS_ADMIN_COUNTS; a screenshot
 of every page goes to $FEEDS_ADMIN_SCREENSHOTS. scripts/admin-browser.sh starts the server and
 sets FEEDS_ADMIN_BASE_URL, FEEDS_ADMIN_API_KEY and FEEDS_ADMIN_API_SECRET."""
@@ -8,11 +9,13 @@ sets FEEDS_ADMIN_BASE_URL, FEEDS_ADMIN_API_KEY and FEEDS_ADMIN_API_SECRET."""
 import base64
 import hashlib
 import hmac
+import http.server
 import json
 import math
 import os
 import struct
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -226,6 +229,58 @@ def step_run_gc(run):
     run.screenshot("07-storage")
 
 
+class Receiver:
+    """The app's backend for webhooks, on loopback (scripts/admin-browser.sh allows 127.0.0.1):
+    answers `status` to every delivery and counts them."""
+
+    def __init__(self):
+        self.status, self.count = 410, 0
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                receiver.count += 1
+                self.send_response(receiver.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+
+
+def step_a_refused_webhook_is_shown_and_retried(run):
+    receiver = Receiver()
+    status, body = run.api("PATCH", "/app", json.dumps({"webhook_url": receiver.url}).encode(), "application/json")
+    assert status == 200, f"PATCH /app: {status} {body}"
+    activity = {"type": "post", "feeds": [f"user:{run.user}"], "text": "hello", "user_id": run.user}
+    status, body = run.api("POST", "/feeds/activities", json.dumps(activity).encode(), "application/json")
+    assert status == 201, f"POST /feeds/activities: {status} {body}"
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        run.open("/admin/webhooks")
+        if "1 failed" in run.text():
+            break
+        assert time.monotonic() < deadline, f"no failed delivery shown: {run.text()}"
+        time.sleep(0.5)
+    assert "the receiver answered 410" in run.text(), run.text()
+    run.screenshot("08-webhooks-failed")
+    receiver.status = 200
+    run.submit("Retry all failed")
+    assert run.path() == "/admin/webhooks?retried=1", run.path()
+    while receiver.count < 2 or "No failed deliveries" not in run.text():
+        assert time.monotonic() < deadline + PATIENCE, f"the retry was not delivered: {run.text()}"
+        time.sleep(0.5)
+        run.open("/admin/webhooks")
+    run.screenshot("09-webhooks-retried")
+    status, body = run.api("PATCH", "/app", json.dumps({"webhook_url": ""}).encode(), "application/json")
+    assert status == 200, f"PATCH /app: {status} {body}"
+
+
 def step_sign_out(run):
     run.submit("Sign out")
     assert run.path() == "/admin/sign-in", run.path()
@@ -246,7 +301,7 @@ def step_no_page_broke_its_policy(run):
 STEPS = [
     step_sign_in_is_required, step_sign_in, step_a_bad_rule_is_refused_with_the_api_message,
     step_blocked_extensions_reach_the_api, step_an_upload_is_listed_with_its_thumbnail, step_delete_the_upload,
-    step_run_gc, step_sign_out, step_no_page_broke_its_policy,
+    step_run_gc, step_a_refused_webhook_is_shown_and_retried, step_sign_out, step_no_page_broke_its_policy,
 ]
 
 

@@ -268,7 +268,7 @@ import Testing
             #expect(failed.contains { $0.error.contains("503") } && failed.contains { $0.error.contains("400") }, "\(failed)")
 
             receiver.answer(.status(200))
-            #expect(try await outbox.retry(nil, retryFor: .seconds(60), logger: TestDatabase.logger) == 2)
+            #expect(try await outbox.retry(nil, logger: TestDatabase.logger) == 2)
             try await eventually("both delivered after the retry") {
                 Self.delivered(receiver, type: "feeds.activity.added").count == 2
             }
@@ -309,6 +309,49 @@ import Testing
             }
             let ids = receiver.deliveries.map(\.webhookID)
             #expect(Set(ids).count == ids.count, "an event delivered twice")
+        }
+    }
+}
+
+/// The console's webhooks page: the hooks, what waits, what failed with its error; a retry
+/// (one, or all) sends it again; a forged form changes nothing; hostile text is escaped.
+@Suite struct AdminWebhooksTests {
+    @Test func theConsoleShowsFailedDeliveriesAndRetriesThem() async throws {
+        try await WebhookTests.run { server, receiver in
+            try await server.changeApp(#"{"event_hooks":[{"id":"<i>hook</i>","webhook_url":"\#(receiver.url)"}]}"#)
+            let client = try await AdminClient(server).signedIn()
+            let empty = try await client.get("/admin/webhooks")
+            #expect(empty.status == 200)
+            #expect(empty.text.contains("Nothing waiting") && empty.text.contains("No failed deliveries"), "\(empty.text)")
+            #expect(empty.text.contains("&lt;i&gt;hook&lt;/i&gt;") && !empty.text.contains("<i>hook"), "the hook's id escaped")
+
+            receiver.answer(.status(410))
+            let first = try await WebhookTests.post(server, "refused")
+            _ = try await WebhookTests.post(server, "refused too")
+            let outbox = PostgresWebhookOutbox(client: server.database)
+            try await eventually("both refused") { try await outbox.summary(logger: TestDatabase.logger).failed == 2 }
+            let page = try await client.get("/admin/webhooks")
+            #expect(page.text.contains("2 failed"), "\(page.text)")
+            #expect(page.text.contains("the receiver answered 410"), "\(page.text)")
+            let rows = try await outbox.failed(limit: 10, logger: TestDatabase.logger)
+            let csrf = try client.csrf(in: page)
+
+            // A forged form and a hostile id change nothing.
+            #expect(try await client.post("/admin/webhooks/retry", [("csrf", "forged")]).status == 403)
+            #expect(try await client.post("/admin/webhooks/retry", [("csrf", csrf), ("id", "1; DROP TABLE users")]).status == 400)
+            #expect(try await outbox.summary(logger: TestDatabase.logger).failed == 2)
+
+            // One, then all.
+            receiver.answer(.status(200))
+            let oldest = try #require(rows.last)
+            let one = try await client.post("/admin/webhooks/retry", [("csrf", csrf), ("id", String(oldest.id))])
+            #expect(one.status == 303 && one.location == "/admin/webhooks?retried=1", "\(one.status) \(one.text)")
+            try await eventually("the first delivered") { WebhookTests.delivered(receiver, type: "feeds.activity.added") == [first] }
+            let all = try await client.post("/admin/webhooks/retry", [("csrf", csrf)])
+            #expect(all.location == "/admin/webhooks?retried=1")
+            try await eventually("both delivered") { WebhookTests.delivered(receiver, type: "feeds.activity.added").count == 2 }
+            let after = try await client.get("/admin/webhooks")
+            #expect(after.text.contains("No failed deliveries"))
         }
     }
 }

@@ -5,14 +5,16 @@ import PostgresNIO
 
 /// The webhook outbox's statements (`webhook_outbox`, `webhook_lanes`): what publishers write,
 /// what dispatchers claim and settle, what the admin console lists and retries.
-public struct PostgresWebhookOutbox: Sendable {
+public struct PostgresWebhookOutbox: WebhookDeliveries {
     let client: PostgresClient
+    /// How long an event is retried for, from its publishing or an admin's retry.
+    let retryFor: Duration
     /// The most one statement may take, a connection's wait included: a pool that lost its
     /// database may hold a request without end, and the outbox's loops must go on.
     static let deadline = Duration.seconds(10)
 
-    public init(client: PostgresClient) {
-        self.client = client
+    public init(client: PostgresClient, retryFor: Duration = .seconds(86_400)) {
+        (self.client, self.retryFor) = (client, retryFor)
     }
 
     /// `work` within `deadline`.
@@ -41,7 +43,7 @@ public struct PostgresWebhookOutbox: Sendable {
     }
 
     /// Writes `entries` (and their lanes, once), retried until `retryFor` after now.
-    func enqueue(_ entries: [Entry], retryFor: Duration, logger: Logger) async throws {
+    func enqueue(_ entries: [Entry], logger: Logger) async throws {
         try await run { client in
             try await client.query(
                 """
@@ -152,32 +154,7 @@ public struct PostgresWebhookOutbox: Sendable {
         }
     }
 
-    /// What the admin console shows.
-    public struct Summary: Sendable, Equatable {
-        public var pending: Int
-        public var failed: Int
-        /// When the oldest pending event happened.
-        public var oldestPending: Date?
-        /// The newest error of a pending row (one being retried).
-        public var retrying: (type: String, error: String, attempts: Int)?
-
-        public static func == (a: Summary, b: Summary) -> Bool {
-            a.pending == b.pending && a.failed == b.failed && a.oldestPending == b.oldestPending
-                && a.retrying?.error == b.retrying?.error
-        }
-    }
-
-    public struct Failed: Sendable, Equatable {
-        public var id: Int64
-        public var hookID: String
-        public var eventType: String
-        public var attempts: Int
-        public var error: String
-        public var createdAt: Date
-        public var failedAt: Date
-    }
-
-    public func summary(logger: Logger) async throws -> Summary {
+    public func summary(logger: Logger) async throws -> WebhookSummary {
         try await run { client in
             let rows = try await client.query(
                 """
@@ -189,25 +166,25 @@ public struct PostgresWebhookOutbox: Sendable {
                 """, logger: logger)
             for try await (pending, failed, oldest, retrying) in rows.decode((Int, Int, Date?, String?).self) {
                 let parts = retrying?.split(separator: " ", maxSplits: 2).map(String.init) ?? []
-                return Summary(
+                return WebhookSummary(
                     pending: pending, failed: failed, oldestPending: oldest,
-                    retrying: parts.count == 3 ? (parts[0], parts[2], Int(parts[1]) ?? 0) : nil)
+                    retrying: parts.count == 3 ? .init(eventType: parts[0], attempts: Int(parts[1]) ?? 0, error: parts[2]) : nil)
             }
-            return Summary(pending: 0, failed: 0, oldestPending: nil, retrying: nil)
+            return WebhookSummary(pending: 0, failed: 0, oldestPending: nil, retrying: nil)
         }
     }
 
     /// The newest failed rows, at most `limit`.
-    public func failed(limit: Int, logger: Logger) async throws -> [Failed] {
+    public func failed(limit: Int, logger: Logger) async throws -> [FailedWebhook] {
         try await run { client in
             let rows = try await client.query(
                 """
                 SELECT id, hook_id, event_type, attempts, coalesce(last_error, ''), created_at, failed_at
                 FROM webhook_outbox WHERE failed_at IS NOT NULL ORDER BY failed_at DESC, id DESC LIMIT \(limit)
                 """, logger: logger)
-            var failed: [Failed] = []
+            var failed: [FailedWebhook] = []
             for try await (id, hook, type, attempts, error, created, at) in rows.decode((Int64, String, String, Int, String, Date, Date).self) {
-                failed.append(Failed(id: id, hookID: hook, eventType: type, attempts: attempts, error: error, createdAt: created, failedAt: at))
+                failed.append(FailedWebhook(id: id, hookID: hook, eventType: type, attempts: attempts, error: error, createdAt: created, failedAt: at))
             }
             return failed
         }
@@ -215,7 +192,7 @@ public struct PostgresWebhookOutbox: Sendable {
 
     /// Failed rows (these, or all when nil) are pending again, retried for another `retryFor`;
     /// returns how many.
-    public func retry(_ ids: [Int64]?, retryFor: Duration, logger: Logger) async throws -> Int {
+    public func retry(_ ids: [Int64]?, logger: Logger) async throws -> Int {
         try await run { client in
             let rows = try await client.query(
                 """

@@ -18,7 +18,7 @@ public final class WebhookDispatcher: Service {
         public var lease = Duration.seconds(60)
         /// How often lanes are looked for when nothing woke the dispatcher.
         public var poll = Duration.milliseconds(250)
-        /// How long an event is retried for (Stream: a day).
+        /// How long an event is retried for (Stream: a day); the outbox's to keep.
         public var retryFor = Duration.seconds(86_400)
         /// The longest wait between two attempts.
         public var maxBackoff = Duration.seconds(60)

@@ -18,7 +18,6 @@ public final class WebhookPublisher: EventPublisher {
 
     let outbox: PostgresWebhookOutbox
     let settings: AppSettingsCache
-    let retryFor: Duration
     let logger: Logger
     let written: @Sendable () -> Void
     private let state = NIOLockedValueBox(Queue())
@@ -30,10 +29,9 @@ public final class WebhookPublisher: EventPublisher {
     }
 
     public init(
-        outbox: PostgresWebhookOutbox, settings: AppSettingsCache, retryFor: Duration, logger: Logger,
-        written: @escaping @Sendable () -> Void
+        outbox: PostgresWebhookOutbox, settings: AppSettingsCache, logger: Logger, written: @escaping @Sendable () -> Void
     ) {
-        (self.outbox, self.settings, self.retryFor, self.logger, self.written) = (outbox, settings, retryFor, logger, written)
+        (self.outbox, self.settings, self.logger, self.written) = (outbox, settings, logger, written)
     }
 
     public func publish(_ events: [FeedEvent]) {
@@ -87,7 +85,7 @@ public final class WebhookPublisher: EventPublisher {
             }
             guard !batch.isEmpty else { return }
             do {
-                try await outbox.enqueue(batch, retryFor: retryFor, logger: logger)
+                try await outbox.enqueue(batch, logger: logger)
                 state.withLockedValue { $0.entries.removeFirst(batch.count) }
                 backoff = .milliseconds(100)
                 written()
