@@ -304,6 +304,9 @@ echo "comment: ${comment_times[*]} s, image upload: ${image_times[*]} s (medians
 echo "== real time: idle sockets, write-to-delivery on one node and across two"
 "$here/realtime.sh" "$bin" "$dir/realtime.json"
 
+echo "== webhooks: 1,000 posts/s, each event through the outbox to a receiver"
+"$here/webhooks.sh" "$bin" "$dir/webhooks.json"
+
 echo "== images: resize, cached variant, concurrent resizes"
 "$here/images.sh" "$bin" "$dir/images.json"
 
@@ -325,5 +328,5 @@ python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --polls-pg-p99 "$polls_pg_p99" \
   --create-pg-p99 "$create_pg_p99" --read-pg-p99 "$read_pg_p99" --timeline-pg-p99 "$timeline_pg_p99" \
   --get "$get_feeds" --get-nginx "$get_nginx" --upload "$upload_s" --put "$put_s" --rss-growth "$rss_growth_mb" \
-  --comment-photo "$comment_s" --image-upload "$image_s" --realtime "$dir/realtime.json" \
+  --comment-photo "$comment_s" --image-upload "$image_s" --realtime "$dir/realtime.json" --webhooks "$dir/webhooks.json" \
   --load "$load_at_start" --postgres "$("$psql" -tA "$db" -c 'SHOW server_version')" --feeds-version "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"

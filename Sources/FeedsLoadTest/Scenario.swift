@@ -10,6 +10,8 @@ public enum Scenario: String, Sendable, CaseIterable, Codable {
     case timeline
     /// Sockets watching a feed while posts go on (`RealtimeRun`), not requests.
     case realtime
+    /// Posts at a fixed rate, each event delivered to a webhook receiver (`WebhookRun`).
+    case webhooks
 
     /// The `mixed` cycle, in tenths: mostly reads, as in a feed app, then posts, then files.
     static let mixedCycle: [Operation] = [
@@ -33,7 +35,7 @@ public enum Scenario: String, Sendable, CaseIterable, Codable {
         case .activityWithUploads: .activityWithUploads
         case .mixed: Self.mixedCycle[index % Self.mixedCycle.count]
         case .timeline: Self.timelineCycle[index % Self.timelineCycle.count]
-        case .realtime: .createActivity
+        case .realtime, .webhooks: .createActivity
         }
     }
 

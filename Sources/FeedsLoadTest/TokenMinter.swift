@@ -16,6 +16,11 @@ public struct TokenMinter: Sendable {
         try await keys.sign(UserClaims(userID: userID, issuedAt: IssuedAtClaim(value: Date())))
     }
 
+    /// The server's token (`{"server": true}`), for server-side calls such as UpdateApp.
+    public func serverToken() async throws -> String {
+        try await keys.sign(ServerClaims(server: true, issuedAt: IssuedAtClaim(value: Date())))
+    }
+
     /// Tokens for every id, in order.
     public func tokens(for userIDs: [String]) async throws -> [String] {
         var tokens: [String] = []
@@ -32,6 +37,19 @@ private struct UserClaims: JWTPayload {
 
     enum CodingKeys: String, CodingKey {
         case userID = "user_id"
+        case issuedAt = "iat"
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The claims of the server's token.
+private struct ServerClaims: JWTPayload {
+    var server: Bool
+    var issuedAt: IssuedAtClaim
+
+    enum CodingKeys: String, CodingKey {
+        case server
         case issuedAt = "iat"
     }
 

@@ -14,7 +14,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "The app's API key (FEEDS_API_KEY).") var apiKey: String?
     @Option(name: .customLong("api-secret"), help: "The app's API secret, to mint user tokens (FEEDS_API_SECRET).")
     var apiSecret: String?
-    @Option(help: "create-activity, read-feed, upload-file, activity-with-uploads, mixed, timeline or realtime.")
+    @Option(help: "create-activity, read-feed, upload-file, activity-with-uploads, mixed, timeline, realtime or webhooks.")
     var scenario: Scenario = .createActivity
     @Option(help: "Requests in flight at once.") var concurrency = 8
     @Option(help: "Seconds to measure (default 10 unless --requests is given).") var duration: Double?
@@ -27,7 +27,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .customLong("ws-url"), help: "realtime: the WebSocket URL (default: the server's, port 3030 → 8800, else + 1).")
     var wsURL: String?
     @Option(help: "realtime: sockets watching the author's feed.") var watchers = 100
-    @Option(help: "realtime: posts per second (0: hold the sockets only).") var rate: Double = 100
+    @Option(help: "realtime, webhooks: posts per second (realtime: 0 holds the sockets only).") var rate: Double = 100
     @Flag(name: .customLong("no-progress"), help: "Do not print the progress line.") var noProgress = false
 
     func validate() throws {
@@ -41,6 +41,7 @@ struct LoadTest: AsyncParsableCommand {
             throw ValidationError("give --api-key and --api-secret (or FEEDS_API_KEY and FEEDS_API_SECRET)")
         }
         if scenario == .realtime { return try await runRealtime(key: key, secret: secret) }
+        if scenario == .webhooks { return try await runWebhooks(key: key, secret: secret) }
         let options = LoadTestOptions(
             url: url, apiKey: key, apiSecret: secret, scenario: scenario, concurrency: concurrency,
             limit: requests.map { .requests($0) } ?? .duration(seconds: duration ?? 10), users: users,
@@ -74,13 +75,34 @@ struct LoadTest: AsyncParsableCommand {
             FileHandle.standardError.write(Data("feeds loadtest: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
-        print(report.table)
+        try finish(report, table: report.table, failed: report.failed)
+    }
+
+    /// Prints the report, writes it as JSON when asked, and fails the command when it failed.
+    private func finish(_ report: some Encodable, table: String, failed: Bool) throws {
+        print(table)
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(report).write(to: URL(fileURLWithPath: json), options: .atomic)
         }
-        if report.failed { throw ExitCode(1) }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// `--scenario webhooks`: posts at `rate`, each event timed to a receiver (`WebhookRun`).
+    private func runWebhooks(key: String, secret: String) async throws {
+        let run = WebhookRun(
+            options: .init(
+                url: url, apiKey: key, apiSecret: secret, rate: rate, seconds: duration ?? 10, users: users,
+                userPrefix: userPrefix == "loadtest" ? "webhooks" : userPrefix))
+        let report: WebhookRun.Report
+        do {
+            report = try await run.run()
+        } catch let error as LoadTestError {
+            FileHandle.standardError.write(Data("feeds loadtest: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        try finish(report, table: report.table, failed: report.failed)
     }
 }
 

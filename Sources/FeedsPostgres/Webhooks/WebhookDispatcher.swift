@@ -103,6 +103,8 @@ public final class WebhookDispatcher: Service {
             while !Task.isCancelled {
                 let rows = try await outbox.head(of: lane, limit: options.batch, logger: logger)
                 var done: [Int64] = []
+                // A short read lets the lane go, so that lanes take turns at the node's slots; a row
+                // written meanwhile is claimed by the look that follows the release (`wake`).
                 var stop = rows.count < options.batch
                 for row in rows {
                     guard row.due else {
