@@ -16,12 +16,19 @@ package enum OutboundAddress {
         case notPublic
     }
 
-    /// An address of `host` to connect to. Resolved on a thread of its own (getaddrinfo blocks).
+    /// How long a lookup may take before the host counts as not resolving.
+    static let lookupLimit = Duration.seconds(5)
+
+    /// An address of `host` to connect to. Resolved on a thread of its own (getaddrinfo blocks),
+    /// within `lookupLimit`: a resolver that does not answer is left to itself.
     package static func address(of host: String, anywhere: Bool) async throws(Refusal) -> String {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let addresses: [String] = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: resolve(bare)) }
+        let resolved = try? await withDeadline(lookupLimit, orThrow: { Refusal.unresolved }) {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: resolve(bare)) }
+            }
         }
+        let addresses = resolved ?? []
         guard let first = addresses.first else { throw .unresolved }
         guard anywhere || addresses.allSatisfy(PublicAddress.isPublic) else { throw .notPublic }
         return first
