@@ -33,7 +33,8 @@ extension Wire {
     package static func eventHook(_ hook: WebhookHook) -> Components.Schemas.EventHook {
         .init(
             id: hook.id, hookType: "webhook", webhookUrl: hook.url, eventTypes: hook.eventTypes, enabled: hook.enabled,
-            timeoutMs: Int32(hook.timeoutMs), createdAt: hook.createdAt, updatedAt: hook.updatedAt)
+            timeoutMs: Int32(hook.timeoutMs), createdAt: WireTime.nanoseconds(hook.createdAt),
+            updatedAt: WireTime.nanoseconds(hook.updatedAt))
     }
 
     package static func eventHookChange(_ hook: Components.Schemas.EventHook) -> WebhookHook.Change {

@@ -103,6 +103,8 @@ import Testing
             #expect(set.stdout.contains("100 MB (default)"))
             #expect(set.stdout.contains("7 days (604800 s)"))
             #expect(set.stdout.contains("Photo metadata (strip_image_metadata): off, stored as sent"), "\(set.stdout)")
+            #expect(set.stdout.contains("Guests (guest_user_creation_disabled): refused"), "\(set.stdout)")
+            #expect(set.stdout.contains("Webhooks (webhook_url, event_hooks): none"), "\(set.stdout)")
 
             let app = try await server.api(.GET, "/app", as: nil).body["app"]
             #expect(app["file_upload_config"]["blocked_file_extensions"] == .array([.string("exe"), .string("bat")]))

@@ -59,6 +59,7 @@ import Testing
             #expect(hook["hook_type"].string == "webhook")
             #expect(hook["timeout_ms"].int == 2000)
             #expect(hook["enabled"].bool == true)
+            #expect(hook["created_at"].time != nil && hook["updated_at"].time != nil, "times in nanoseconds: \(hook)")
             let id = try #require(hook["id"].string)
 
             // A user reads the upload rules, not where the app's events go.

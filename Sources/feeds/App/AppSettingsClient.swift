@@ -66,11 +66,36 @@ private struct AppEnvelope: Decodable {
         var imageUploadConfig: UploadRules
         var cdnExpirationSeconds: Int
         var stripImageMetadata: Bool?
+        var guestUserCreationDisabled: Bool?
+        var webhookURL: String?
+        var webhookEvents: [String]?
+        var eventHooks: [Hook]?
+
+        /// What the table shows of a hook.
+        struct Hook: Decodable {
+            var id: String?
+            var webhookURL: String?
+            var eventTypes: [String]?
+            var enabled: Bool?
+
+            enum CodingKeys: String, CodingKey {
+                case id, enabled
+                case webhookURL = "webhook_url"
+                case eventTypes = "event_types"
+            }
+        }
 
         var settings: AppSettings {
-            AppSettings(
+            var settings = AppSettings(
                 fileUploads: fileUploadConfig, imageUploads: imageUploadConfig, cdnExpirationSeconds: cdnExpirationSeconds,
                 stripImageMetadata: stripImageMetadata ?? true, version: 0)
+            settings.guestUserCreationDisabled = guestUserCreationDisabled ?? true
+            settings.webhooks = WebhookSettings(
+                url: webhookURL ?? "", events: webhookEvents ?? [],
+                hooks: (eventHooks ?? []).map {
+                    WebhookHook(id: $0.id ?? "", url: $0.webhookURL ?? "", eventTypes: $0.eventTypes ?? [], enabled: $0.enabled ?? true)
+                })
+            return settings
         }
 
         enum CodingKeys: String, CodingKey {
@@ -78,6 +103,10 @@ private struct AppEnvelope: Decodable {
             case imageUploadConfig = "image_upload_config"
             case cdnExpirationSeconds = "cdn_expiration_seconds"
             case stripImageMetadata = "strip_image_metadata"
+            case guestUserCreationDisabled = "guest_user_creation_disabled"
+            case webhookURL = "webhook_url"
+            case webhookEvents = "webhook_events"
+            case eventHooks = "event_hooks"
         }
     }
     var app: Fields

@@ -30,6 +30,14 @@ enum SettingsTable {
         lines.append(
             "Photo metadata (strip_image_metadata): "
                 + (settings.stripImageMetadata ? "on, stored without location and identifying metadata" : "off, stored as sent"))
+        lines.append(
+            "Guests (guest_user_creation_disabled): "
+                + (settings.guestUserCreationDisabled ? "refused" : "allowed: CreateGuest mints a user for anyone with the API key"))
+        let hooks = settings.webhooks.targets
+        lines.append("Webhooks (webhook_url, event_hooks): " + (hooks.isEmpty ? "none" : ""))
+        for hook in hooks {
+            lines.append("  \(hook.url)  " + (hook.eventTypes.isEmpty ? "every event" : hook.eventTypes.joined(separator: " ")))
+        }
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
     }
 
