@@ -12,8 +12,15 @@ import ServiceLifecycle
 /// the next holder (the receiver drops the repeat by `X-Webhook-Id`).
 public final class WebhookDispatcher: Service {
     public struct Options: Sendable {
-        /// Lanes this node delivers at once.
-        public var concurrency = 8
+        /// Lanes this node delivers at once: as many as a hook has (`WebhookPublisher.lanesPerHook`),
+        /// so that all of one hook's lanes go at once.
+        public var concurrency = 16
+        /// How long a lane that read fewer rows than a batch waits before it reads again: under a
+        /// steady stream each read then takes what came meanwhile (a few queries a batch, not a
+        /// few an event), at this much latency.
+        public var linger = Duration.milliseconds(50)
+        /// How long a node keeps a lane that never runs dry before it lets others have the slot.
+        public var maxHold = Duration.seconds(2)
         /// How long a claimed lane stays this node's without a renewal.
         public var lease = Duration.seconds(60)
         /// How often lanes are looked for when nothing woke the dispatcher.
@@ -99,13 +106,15 @@ public final class WebhookDispatcher: Service {
     private func deliver(_ lane: String) async {
         let clock = ContinuousClock()
         var held = clock.now
+        let claimed = clock.now
         do {
             while !Task.isCancelled {
                 let rows = try await outbox.head(of: lane, limit: options.batch, logger: logger)
                 var done: [Int64] = []
-                // A short read lets the lane go, so that lanes take turns at the node's slots; a row
-                // written meanwhile is claimed by the look that follows the release (`wake`).
-                var stop = rows.count < options.batch
+                // Held until a read finds it empty (a row written meanwhile is this holder's), or
+                // for `maxHold`, so that lanes take turns at the node's slots; a row written after
+                // the release is claimed by the look that follows it (`wake`).
+                var stop = rows.isEmpty || clock.now - claimed > options.maxHold
                 for row in rows {
                     guard row.due else {
                         stop = true
@@ -149,6 +158,7 @@ public final class WebhookDispatcher: Service {
                 else { return }
                 held = clock.now
                 if stop { break }
+                if rows.count < options.batch { try await Task.sleep(for: options.linger) }
             }
             try await outbox.release(lane, holder: holder, logger: logger)
         } catch {
