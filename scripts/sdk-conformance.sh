@@ -48,10 +48,12 @@ run_pass() {
   fi
 }
 
-# The steps' web page is on loopback (steps_links.py), which GetOG refuses unless allowed.
-run_pass local FEEDS_OG_ALLOWED_HOSTS=127.0.0.1
+# The steps' web page and webhook receiver are on loopback (steps_links.py, steps_webhooks.py),
+# which GetOG and webhooks refuse unless allowed.
+loopback=(FEEDS_OG_ALLOWED_HOSTS=127.0.0.1 FEEDS_WEBHOOK_ALLOWED_HOSTS=127.0.0.1 FEEDS_WEBHOOK_MAX_BACKOFF=1)
+run_pass local "${loopback[@]}"
 if [ -n "${FEEDS_TEST_S3_ENDPOINT:-}" ]; then
-  run_pass s3 FEEDS_OG_ALLOWED_HOSTS=127.0.0.1 FEEDS_CDN=s3 FEEDS_S3_ENDPOINT="$FEEDS_TEST_S3_ENDPOINT" FEEDS_S3_BUCKET="$FEEDS_TEST_S3_BUCKET" \
+  run_pass s3 "${loopback[@]}" FEEDS_CDN=s3 FEEDS_S3_ENDPOINT="$FEEDS_TEST_S3_ENDPOINT" FEEDS_S3_BUCKET="$FEEDS_TEST_S3_BUCKET" \
     FEEDS_S3_REGION="$FEEDS_TEST_S3_REGION" AWS_ACCESS_KEY_ID="$FEEDS_TEST_S3_ACCESS_KEY_ID" \
     AWS_SECRET_ACCESS_KEY="$FEEDS_TEST_S3_SECRET_ACCESS_KEY"
 fi
