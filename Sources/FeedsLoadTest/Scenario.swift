@@ -54,3 +54,13 @@ public enum Operation: String, Sendable, CaseIterable, Codable {
     /// Whether the request sends a file (its bytes count towards MB/s).
     var uploads: Bool { self == .uploadFile || self == .activityWithUploads }
 }
+
+/// The report of a scenario that runs on its own rather than as requests (`RealtimeRun`,
+/// `WebhookRun`): a table to print, and whether the run failed.
+public protocol ScenarioReport: Encodable {
+    var table: String { get }
+    var failed: Bool { get }
+}
+
+extension RealtimeRun.Report: ScenarioReport {}
+extension WebhookRun.Report: ScenarioReport {}

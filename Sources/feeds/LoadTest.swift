@@ -68,25 +68,26 @@ struct LoadTest: AsyncParsableCommand {
             options: .init(
                 url: url, webSocketURL: webSocketURL, apiKey: key, apiSecret: secret, watchers: watchers, rate: rate,
                 seconds: duration ?? 10, userPrefix: userPrefix == "loadtest" ? "realtime" : userPrefix))
-        let report: RealtimeRun.Report
+        try await finish { try await run.run() }
+    }
+
+    /// Runs a scenario of its own (`run`; one that cannot start exits 2), prints its report, writes
+    /// it as JSON when asked, and fails the command when the run failed.
+    private func finish<Report: ScenarioReport>(_ run: () async throws -> Report) async throws {
+        let report: Report
         do {
-            report = try await run.run()
+            report = try await run()
         } catch let error as LoadTestError {
             FileHandle.standardError.write(Data("feeds loadtest: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
-        try finish(report, table: report.table, failed: report.failed)
-    }
-
-    /// Prints the report, writes it as JSON when asked, and fails the command when it failed.
-    private func finish(_ report: some Encodable, table: String, failed: Bool) throws {
-        print(table)
+        print(report.table)
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(report).write(to: URL(fileURLWithPath: json), options: .atomic)
         }
-        if failed { throw ExitCode(1) }
+        if report.failed { throw ExitCode(1) }
     }
 
     /// `--scenario webhooks`: posts at `rate`, each event timed to a receiver (`WebhookRun`).
@@ -95,14 +96,7 @@ struct LoadTest: AsyncParsableCommand {
             options: .init(
                 url: url, apiKey: key, apiSecret: secret, rate: rate, seconds: duration ?? 10, users: users,
                 userPrefix: userPrefix == "loadtest" ? "webhooks" : userPrefix))
-        let report: WebhookRun.Report
-        do {
-            report = try await run.run()
-        } catch let error as LoadTestError {
-            FileHandle.standardError.write(Data("feeds loadtest: \(error.description)\n".utf8))
-            throw ExitCode(2)
-        }
-        try finish(report, table: report.table, failed: report.failed)
+        try await finish { try await run.run() }
     }
 }
 
