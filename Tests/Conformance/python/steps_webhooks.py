@@ -89,7 +89,8 @@ def webhook_delivers_a_signed_event_the_sdk_parses(run):
     hook = receiver(run)
     added = run.client.feeds.add_activity(
         type="post", feeds=[run.alice_feed], text="to the backend", user_id=run.alice).data.activity
-    (headers, body, _), = [d for d in hook.wait_for_200(added.id)]
+    # The first attempt (on a very busy machine a slow answer may be tried again, as Stream would).
+    headers, body, _ = hook.wait_for_200(added.id)[0]
     event = verify_and_parse_webhook(body, headers["X-Signature"], run.api_secret)
     expect(isinstance(event, ActivityAddedEvent), f"an ActivityAddedEvent, not {type(event).__name__}")
     expect_equal((event.activity.id, event.fid, event.activity.text), (added.id, run.alice_feed, "to the backend"),
@@ -106,7 +107,7 @@ def webhook_a_500_is_retried_under_the_same_id(run):
     added = run.client.feeds.add_activity(
         type="post", feeds=[run.alice_feed], text="retried", user_id=run.alice).data.activity
     attempts = hook.wait_for_200(added.id)
-    expect_equal([(h["X-Webhook-Attempt"], status) for h, _, status in attempts],
+    expect_equal([(h["X-Webhook-Attempt"], status) for h, _, status in attempts][:3],
                  [("1", 500), ("2", 500), ("3", 200)], "the attempts")
     expect_equal(len({h["X-Webhook-Id"] for h, _, _ in attempts}), 1, "one X-Webhook-Id for every attempt")
     run.client.feeds.delete_activities(ids=[added.id, run.activities["webhook"]], hard_delete=True)
