@@ -139,9 +139,12 @@ public final class WebhookReceiver: Sendable {
             let loop = context.eventLoop
             let promise = loop.makePromise(of: Void.self)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: promise)
-            promise.futureResult.whenSuccess { [self] in
+            // The next write goes from the same event loop, where the handler and its context live.
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            promise.futureResult.whenSuccess {
+                let (handler, context) = bound.value
                 guard context.channel.isActive else { return }
-                pour(context: context, chunk: chunk)
+                handler.pour(context: context, chunk: chunk)
             }
         }
     }

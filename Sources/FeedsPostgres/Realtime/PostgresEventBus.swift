@@ -123,7 +123,7 @@ public final class PostgresEventBus: EventPublisher, Service {
             do {
                 // Within a deadline: a pool that lost its database may hold a request without end,
                 // and this loop is every later event's way out.
-                try await withDeadline(
+                _ = try await withDeadline(
                     Self.deadline, orThrow: { FeedsError(.unavailable, "the event insert did not answer in time") }
                 ) { [client, logger] in
                     try await client.query(

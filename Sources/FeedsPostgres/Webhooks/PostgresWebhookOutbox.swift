@@ -44,7 +44,7 @@ public struct PostgresWebhookOutbox: WebhookDeliveries {
 
     /// Writes `entries` (and their lanes, once), retried until `retryFor` after now.
     func enqueue(_ entries: [Entry], logger: Logger) async throws {
-        try await run { client in
+        _ = try await run { client in
             try await client.query(
                 """
                 WITH added AS (
@@ -134,7 +134,7 @@ public struct PostgresWebhookOutbox: WebhookDeliveries {
 
     /// Lets the lane go, for any node to take when it has work again.
     func release(_ lane: String, holder: String, logger: Logger) async throws {
-        try await run { client in
+        _ = try await run { client in
             try await client.query(
                 "UPDATE webhook_lanes SET held_by = NULL, held_until = NULL WHERE lane = \(lane) AND held_by = \(holder)",
                 logger: logger)
@@ -144,7 +144,7 @@ public struct PostgresWebhookOutbox: WebhookDeliveries {
     /// Failed rows older than `keep` go, and pending rows of hooks not in `hooks` that were
     /// written over ten minutes ago (a node hears of a new hook within moments).
     func expire(keep: Duration, hooks: [String], logger: Logger) async throws {
-        try await run { client in
+        _ = try await run { client in
             try await client.query(
                 """
                 DELETE FROM webhook_outbox
