@@ -24,7 +24,30 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
         _ change: AppSettingsChange, by actor: String, expectedVersion: Int64?, logger: Logger
     ) async throws -> AppSettings {
         try change.validate()
-        return try await client.transaction(logger: logger) { connection in
+        // Each try within a deadline: a pool whose connection was killed under it may hold a
+        // request without end (seen once in CI after the listeners were killed). A try that ran
+        // out may still have committed; the next then applies the same change again (the same
+        // values, one version more) or, with `expectedVersion`, answers that the settings changed.
+        var tried = 1
+        while true {
+            do {
+                return try await withDeadline(Self.deadline, "UpdateApp's write") {
+                    try await self.write(change, by: actor, expectedVersion: expectedVersion, logger: logger)
+                }
+            } catch let error as FeedsError where error.kind == .unavailable && tried < 3 {
+                logger.warning("the settings write did not answer; trying again", metadata: ["try": "\(tried + 1)"])
+                tried += 1
+            }
+        }
+    }
+
+    /// The most one try of `update` may take, a connection's wait included.
+    static let deadline = Duration.seconds(10)
+
+    private func write(
+        _ change: AppSettingsChange, by actor: String, expectedVersion: Int64?, logger: Logger
+    ) async throws -> AppSettings {
+        try await client.transaction(logger: logger) { connection in
             let current = try await Self.read(on: connection, forUpdate: true, logger: logger)
             if let expectedVersion, expectedVersion != current.version {
                 throw FeedsError.conflict(
