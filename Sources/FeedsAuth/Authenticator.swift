@@ -48,7 +48,7 @@ public struct Authenticator: Sendable {
         }
         if let userID = claims.userID {
             guard !userID.isEmpty else { throw FeedsError(.authentication, "user_id claim is empty", field: "Authorization") }
-            guard !deactivated.contains(userID) else { throw FeedsError.notAllowed("user \(userID) is deactivated") }
+            guard !deactivated.contains(userID) else { throw FeedsError.notAllowed("user \(userID) is deactivated or deleted") }
             return .user(userID)
         }
         return .server

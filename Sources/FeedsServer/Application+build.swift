@@ -104,6 +104,15 @@ public func buildApplication(
             fetcher: LinkFetcher(allowedHosts: configuration.linkPreviewHosts)))
     server.replicas = replicas
     server.webhookAddresses = WebhookAddresses(allowedHosts: configuration.webhookHosts)
+    // Queued tasks: a person's erasure and restoration.
+    var taskHandlers: [String: any TaskHandler] = [UserRestorer.kind: UserRestorer(store: store)]
+    let eraser = UserEraser(store: store) { keys in
+        try await uploads.erase(keys.compactMap(ObjectKey.init(rawValue:)), logger: logger)
+    }
+    for kind in UserEraser.kinds { taskHandlers[kind] = eraser }
+    let taskWorker = TaskWorker(
+        tasks: PostgresTasks(client: client), handlers: taskHandlers, options: configuration.taskWorker, logger: logger)
+    server.wakeTasks = { taskWorker.wake() }
     let http = server
     let router = try http.router()
     let adminStore = PostgresAdminStore(client: client)
@@ -130,7 +139,7 @@ public func buildApplication(
                 hub: hub, interval: configuration.healthCheckInterval, pingInterval: configuration.webSocketPingInterval),
         ] + [
             AfterGate(gate: migrated, service: bus),
-            webhookSender, AfterGate(gate: migrated, service: dispatcher),
+            webhookSender, AfterGate(gate: migrated, service: dispatcher), AfterGate(gate: migrated, service: taskWorker),
             AfterGate(
                 gate: migrated,
                 service: AppSettingsListener(

@@ -59,6 +59,8 @@ public struct FeedsConfiguration: Sendable {
     /// How webhook deliveries are retried (`FEEDS_WEBHOOK_RETRY_FOR`: a day;
     /// `FEEDS_WEBHOOK_MAX_BACKOFF`: a minute between attempts at most).
     public var webhookDelivery = WebhookDispatcher.Options()
+    /// How queued tasks (DeleteUsers, DeleteFeedUserData, RestoreUsers) are run and retried.
+    public var taskWorker = TaskWorker.Options()
     /// The most one SQL statement may run (`FEEDS_DATABASE_TIMEOUT`, PostgreSQL's `statement_timeout`).
     public var databaseStatementTimeout: Duration = .seconds(5)
     /// The most opening a database connection may take (`FEEDS_DATABASE_CONNECT_TIMEOUT`).

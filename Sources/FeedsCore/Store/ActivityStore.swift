@@ -117,4 +117,13 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// work as a completed task (`recordTask`).
     func setDeactivated(_ ids: [String], _ deactivated: Bool, recordTask: Bool, logger: Logger) async throws
         -> (users: [UserActivation], task: BackgroundTask?)
+
+    /// DeleteUsers and DeleteFeedUserData: each user must exist, or nothing happens; accounts
+    /// that go are marked deleted at once (their tokens refused on every node), and the work is
+    /// queued as a task of `kind` (`UserErasure`).
+    func queueErasure(_ erasure: UserErasure, kind: String, logger: Logger) async throws -> BackgroundTask
+
+    /// RestoreUsers: each must be a soft-deleted user whose deletion task is done; their accounts
+    /// are back at once, and what was soft-deleted with them comes back by a queued task.
+    func restoreUsers(_ ids: [String], logger: Logger) async throws -> BackgroundTask
 }

@@ -33,6 +33,8 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     var deadline: Duration = .seconds(10)
     /// Where UpdateApp may point webhooks.
     var webhookAddresses = WebhookAddresses()
+    /// Tells this node's task worker that a task was queued.
+    var wakeTasks: @Sendable () -> Void = {}
 
     /// A multipart request's work once its body is in: the request's deadline plus the store's
     /// budget for its files, so a hung database or store answers it (503 or 504), never a wait

@@ -46,6 +46,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     package var replicas: (any ReadRouting)?
     /// Where UpdateApp may point webhooks (`FEEDS_WEBHOOK_ALLOWED_HOSTS`).
     package var webhookAddresses = WebhookAddresses()
+    /// Tells this node's task worker that a task was queued (DeleteUsers and the like).
+    package var wakeTasks: @Sendable () -> Void = {}
     package var serverName = "feeds"
     /// The open connections, which `channelHandlers` caps.
     let connections = ConnectionGuard.Count()
@@ -105,6 +107,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             memberStore: members, pinStore: pins, pollStore: polls, feedViews: views, linkPreviews: linkPreviews,
             authenticator: authenticator, deadline: requestTimeout)
         api.webhookAddresses = webhookAddresses
+        api.wakeTasks = wakeTasks
         let pages = FeedPageRoutes(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let creates = AddActivityRoute(api: api, bodyLimit: jsonBodyLimit, deadline: requestTimeout)
         let transport = GeneratedTransport(

@@ -116,20 +116,6 @@ extension PostgresActivityStore {
             feed: feed, ended: follows(ended), approved: follows(approved), removedMembers: removedMembers)
     }
 
-    public func task(id: String, logger: Logger) async throws -> BackgroundTask? {
-        guard let uuid = UUID(uuidString: id) else { return nil }
-        let rows = try await client.query(
-            "SELECT id::text, kind, status, result::text, created_at, updated_at FROM tasks WHERE id = \(uuid)", logger: logger)
-        for try await (id, kind, status, result, created, updated) in rows.decode(
-            (String, String, String, String, Date, Date).self)
-        {
-            return BackgroundTask(
-                id: id, kind: kind, status: BackgroundTask.Status(rawValue: status) ?? .failed,
-                result: try JSONText.object(result), createdAt: created, updatedAt: updated)
-        }
-        return nil
-    }
-
     // MARK: - Parts
 
     /// Locks `fids` (sorted) for a change by `principal`, who must own each of them unless it is the
@@ -203,24 +189,5 @@ extension PostgresActivityStore {
             try await removeCopies(in: try FeedID(follow.source), via: target, on: connection, logger: logger)
         }
         return ended
-    }
-
-    /// Records work done as a completed task (GetTask).
-    static func recordTask(
-        _ kind: String, result: [String: JSONValue], on connection: PostgresConnection, logger: Logger
-    ) async throws -> BackgroundTask {
-        let id = UUID()
-        // Tasks are kept a week, as Stream keeps them; recording one clears the old.
-        try await connection.query("DELETE FROM tasks WHERE created_at < now() - interval '7 days'", logger: logger)
-        let rows = try await connection.query(
-            """
-            INSERT INTO tasks (id, kind, status, result) VALUES (\(id), \(kind), 'completed', \(JSONText.encode(result))::jsonb)
-            RETURNING created_at, updated_at
-            """, logger: logger)
-        for try await (created, updated) in rows.decode((Date, Date).self) {
-            return BackgroundTask(
-                id: id.lowercasedString, kind: kind, status: .completed, result: result, createdAt: created, updatedAt: updated)
-        }
-        throw FeedsError(.internal, "task \(id) was not recorded")
     }
 }

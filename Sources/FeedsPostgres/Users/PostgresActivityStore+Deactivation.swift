@@ -37,11 +37,12 @@ extension PostgresActivityStore {
         }
     }
 
-    /// Every deactivated user's id.
+    /// Every refused user's id: deactivated, or deleted (DeleteUsers).
     public func deactivatedUserIDs(logger: Logger) async throws -> Set<String> {
         var ids = Set<String>()
         for try await id in try await client.query(
-            "SELECT id FROM users WHERE deactivated_at IS NOT NULL", logger: logger
+            "SELECT id FROM users WHERE deactivated_at IS NOT NULL UNION ALL SELECT id FROM users WHERE deleted_at IS NOT NULL",
+            logger: logger
         ).decode(String.self) {
             ids.insert(id)
         }

@@ -211,6 +211,22 @@ package struct UploadPipeline: Sendable {
         try await objects.markDeleted([key], logger: logger)
     }
 
+    /// Deletes objects for good, whoever holds them (a person's erasure): claimed, their bytes
+    /// deleted from the store and their cached variants purged, then recorded deleted. Throws if
+    /// the store refused one; those claimed stay `deleting`, for the next try or gc.
+    package func erase(_ keys: [ObjectKey], logger: Logger) async throws {
+        let claimed = try await objects.claimForDeletion(keys, logger: logger).map(\.key)
+        for key in claimed {
+            do {
+                try await withStoreBudget { [cdn] in try await cdn.delete(key: key) }
+            } catch {
+                throw Self.refusal(error)
+            }
+            await purge(key)
+        }
+        try await objects.markDeleted(claimed, logger: logger)
+    }
+
     /// A CDN failure is the gateway's (502, or 504 when it did not answer in time); anything
     /// else keeps its meaning.
     package static func refusal(_ error: any Error) -> any Error {
