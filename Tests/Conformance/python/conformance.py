@@ -34,6 +34,7 @@ import steps_pins  # noqa: F401
 import steps_polls  # noqa: F401
 import steps_links  # noqa: F401
 import steps_webhooks  # noqa: F401
+import steps_erasure  # noqa: F401
 import steps_errors  # noqa: F401
 from support import STEPS, png
 

@@ -1,0 +1,110 @@
+"""Steps: a person's deletion (DeleteUsers, DeleteFeedUserData), their restoration (RestoreUsers),
+and GetTask as the SDK's wait_for_task polls it."""
+
+import time
+
+from getstream import Stream
+from getstream.models import QueryUsersPayload, UserRequest
+
+from support import check_decoded, expect, expect_api_error, expect_equal, near_now, step
+
+
+def person(run, name):
+    """A new user with one post on their own feed."""
+    user = f"{run.alice}-{name}"
+    run.client.update_users(users={user: UserRequest(id=user, name=name.title())})
+    post = run.client.feeds.add_activity(type="post", feeds=[f"user:{user}"], text=f"{name}'s", user_id=user).data.activity
+    return user, post
+
+
+def finished(run, task_id):
+    """The task once done, through the SDK's own poller; its fields checked."""
+    task = run.client.wait_for_task(task_id, poll_interval=0.1, timeout=120).data
+    check_decoded(task)
+    expect_equal((task.task_id, task.status, task.error), (task_id, "completed", None), "the task")
+    near_now(task.created_at, "task.created_at")
+    near_now(task.updated_at, "task.updated_at")
+    return task
+
+
+def eventually(what, condition, seconds=60):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {seconds} s")
+        time.sleep(0.1)
+
+
+@step
+def users_deleted_hard_leave_nothing(run):
+    # Everything of theirs goes, and what others see is counted without it.
+    user, post = person(run, "gone")
+    target = run.client.feeds.add_activity(type="post", feeds=[run.alice_feed], text="like me", user_id=run.alice).data.activity
+    run.client.feeds.add_activity_reaction(activity_id=target.id, type="like", user_id=user)
+    expect_equal(run.client.feeds.get_activity(id=target.id).data.activity.reaction_count, 1, "the like before")
+    data = run.client.delete_users(user_ids=[user], user="hard").data
+    check_decoded(data)
+    task = finished(run, data.task_id)
+    counted = (task.result["users_done"], task.result["deleted_activities"], task.result["deleted_reactions"])
+    expect_equal(counted, (1, 1, 1), "what the task counted")
+    expect_api_error(lambda: run.client.feeds.get_activity(id=post.id), 404, 16)
+    expect_equal(run.client.feeds.get_activity(id=target.id).data.activity.reaction_count, 0, "the like after")
+    found = run.client.query_users(QueryUsersPayload(filter_conditions={"id": user})).data.users
+    expect_equal(found, [], "the user after a hard delete")
+
+
+@step
+def users_soft_deleted_then_restored(run):
+    # A soft-deleted account is refused and its posts hidden; RestoreUsers brings both back.
+    user, post = person(run, "away")
+    as_user = Stream(api_key=run.api_key, token=run.client.create_token(user), base_url=run.base_url)
+    finished(run, run.client.delete_users(user_ids=[user], user="soft", messages="soft").data.task_id)
+    expect_api_error(lambda: as_user.feeds.query_activities(limit=1), 403, 17)
+    expect_api_error(lambda: run.client.feeds.get_activity(id=post.id), 404, 16)
+    check_decoded(run.client.restore_users(user_ids=[user]).data)
+
+    def back():
+        try:
+            return run.client.feeds.get_activity(id=post.id).data.activity.text == "away's"
+        except Exception:
+            return False
+
+    eventually("the post back", back)
+
+    def accepted():
+        try:
+            as_user.feeds.query_activities(limit=1)
+            return True
+        except Exception:
+            return False
+
+    eventually("the token accepted again", accepted)
+    expect_api_error(lambda: run.client.restore_users(user_ids=[user]), 400, 4)
+
+
+@step
+def feed_user_data_deleted_account_kept(run):
+    # DeleteFeedUserData takes their Feeds data; the account stays and posts again.
+    user, post = person(run, "quiet")
+    data = run.client.feeds.delete_feed_user_data(user_id=user, hard_delete=True).data
+    check_decoded(data)
+    task = finished(run, data.task_id)
+    expect(task.result["deleted_feeds"] >= 1, f"feeds deleted: {task.result}")
+    expect_api_error(lambda: run.client.feeds.get_activity(id=post.id), 404, 16)
+    found = run.client.query_users(QueryUsersPayload(filter_conditions={"id": user})).data.users
+    expect_equal([found_user.id for found_user in found], [user], "the account after")
+    again = run.client.feeds.add_activity(type="post", feeds=[f"user:{user}"], text="back", user_id=user).data.activity
+    expect_equal(again.user.id, user, "a post after")
+
+
+@step
+def user_deletions_refused(run):
+    # Users cannot delete anyone; Chat's options and unknown users are refused with nothing queued.
+    user, _ = person(run, "kept")
+    as_user = Stream(api_key=run.api_key, token=run.client.create_token(user), base_url=run.base_url)
+    expect_api_error(lambda: as_user.delete_users(user_ids=[run.bob], user="hard"), 403, 17)
+    expect_api_error(lambda: as_user.feeds.delete_feed_user_data(user_id=run.bob), 403, 17)
+    expect_api_error(lambda: run.client.delete_users(user_ids=[user], user="soft", conversations="hard"), 400, 4)
+    expect_api_error(lambda: run.client.delete_users(user_ids=[user, f"{user}-nobody"], user="hard"), 404, 16)
+    expect_api_error(lambda: run.client.restore_users(user_ids=[user]), 400, 4)
+    check_decoded(as_user.feeds.query_activities(limit=1).data)
