@@ -104,12 +104,17 @@ public func buildApplication(
             fetcher: LinkFetcher(allowedHosts: configuration.linkPreviewHosts)))
     server.replicas = replicas
     server.webhookAddresses = WebhookAddresses(allowedHosts: configuration.webhookHosts)
-    // Queued tasks: a person's erasure and restoration.
+    // Queued tasks: a person's erasure, restoration and export.
     var taskHandlers: [String: any TaskHandler] = [UserRestorer.kind: UserRestorer(store: store)]
     let eraser = UserEraser(store: store) { keys in
         try await uploads.erase(keys.compactMap(ObjectKey.init(rawValue:)), logger: logger)
     }
     for kind in UserEraser.kinds { taskHandlers[kind] = eraser }
+    let exporter = UserExporter(
+        client: client, directory: uploads.tempDirectory,
+        publish: { file, name, owner in try await uploads.storeExport(file, fileName: name, owner: owner, logger: logger) },
+        sign: { key in ObjectKey(rawValue: key).map(uploads.urls.url(for:)) ?? "" })
+    for kind in UserExporter.kinds { taskHandlers[kind] = exporter }
     let taskWorker = TaskWorker(
         tasks: PostgresTasks(client: client), handlers: taskHandlers, options: configuration.taskWorker, logger: logger)
     server.wakeTasks = { taskWorker.wake() }

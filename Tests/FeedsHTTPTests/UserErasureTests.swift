@@ -11,64 +11,6 @@ import Testing
 @Suite struct UserErasureTests {
     /// A name found nowhere else, so that a search of every table for it finds only them.
     static let erin = "erin-7c1d93"
-    static let png = Data(PNGWriter.png(width: 40, height: 30))
-
-    /// Everything a person does in Feeds, to bob's things and to their own: returns bob's post,
-    /// erin's post and erin's file URL.
-    func liveALife(_ server: TestServer) async throws -> (bobPost: String, erinPost: String, file: String) {
-        let erin = Self.erin
-        let bobPost = try #require(try await server.addActivity(as: "bob", text: "bob's")["id"].string)
-        var form = MultipartForm()
-        form.add("file", fileName: "me.png", Self.png)
-        let upload = try await server.upload("/uploads/image", as: erin, form: form)
-        #expect(upload.status == 201, "\(upload.text)")
-        let file = try #require(upload.body["file"].string)
-        // A cached variant of it.
-        #expect(try await server.fetch(file + "&w=10").status == 200)
-        let erinPost = try #require(
-            try await server.addActivity(
-                as: erin, text: "erin's", extra: #""attachments":[{"type":"image","image_url":"\#(file)"}]"#)["id"].string)
-        let steps: [(String, String, String?)] = [
-            ("/feeds/activities/\(bobPost)/reactions", #"{"type":"like","create_notification_activity":true}"#, erin),
-            ("/feeds/comments", #"{"object_id":"\#(bobPost)","object_type":"activity","comment":"nice","create_notification_activity":true}"#, erin),
-            ("/feeds/comments", #"{"object_id":"\#(erinPost)","object_type":"activity","comment":"bob was here"}"#, "bob"),
-            ("/feeds/activities/\(bobPost)/bookmarks", #"{"new_folder":{"name":"keep"}}"#, erin),
-            ("/feeds/follows", #"{"source":"timeline:\#(erin)","target":"user:bob"}"#, erin),
-            ("/feeds/follows", #"{"source":"timeline:bob","target":"user:\#(erin)"}"#, "bob"),
-        ]
-        for (path, json, user) in steps {
-            let reply = try await server.api(.POST, path, as: user, json: json)
-            #expect([200, 201].contains(reply.status), "\(path): \(reply.text)")
-        }
-        let comment = try await server.api(
-            .POST, "/feeds/comments", as: "bob", json: #"{"object_id":"\#(bobPost)","object_type":"activity","comment":"mine"}"#)
-        let commentID = try #require(comment.body["comment"]["id"].string)
-        #expect(
-            try await server.api(.POST, "/feeds/comments/\(commentID)/reactions", as: erin, json: #"{"type":"heart"}"#).status == 201)
-        let poll = try await server.api(.POST, "/polls", as: "bob", json: #"{"name":"Lunch?","options":[{"text":"a"}]}"#)
-        let pollID = try #require(poll.body["poll"]["id"].string)
-        let option = try #require(poll.body["poll"]["options"][0]["id"].string)
-        let pollPost = try #require(try await server.addActivity(as: "bob", extra: #""poll_id":"\#(pollID)""#)["id"].string)
-        #expect(
-            try await server.api(
-                .POST, "/feeds/activities/\(pollPost)/polls/\(pollID)/vote", as: erin, json: #"{"vote":{"option_id":"\#(option)"}}"#
-            ).status == 201)
-        #expect(try await server.api(.POST, "/polls", as: erin, json: #"{"name":"Mine","options":[{"text":"x"}]}"#).status == 201)
-        return (bobPost, erinPost, file)
-    }
-
-    /// Waits for the task to end and returns it.
-    func finished(_ server: TestServer, _ reply: TestServer.Reply) async throws -> JSONValue {
-        #expect(reply.status == 201, "\(reply.text)")
-        let id = try #require(reply.body["task_id"].string)
-        try await eventually("task \(id) done") {
-            let task = try await server.api(.GET, "/tasks/\(id)", as: nil).body
-            return ["completed", "failed"].contains(task["status"].string ?? "")
-        }
-        let task = try await server.api(.GET, "/tasks/\(id)", as: nil).body
-        #expect(task["status"].string == "completed", "\(task)")
-        return task
-    }
 
     /// Rows of every table that name `needle` anywhere in them, by table; `except` are left out.
     func rowsNaming(_ needle: String, _ server: TestServer, except: Set<String>) async throws -> [String: Int] {
@@ -88,12 +30,12 @@ import Testing
     @Test(arguments: Backend.allCases) func aHardDeletedUserLeavesNothingBehind(backend: Backend) async throws {
         try await TestServer.run(backend: backend) { server in
             let erin = Self.erin
-            let (bobPost, erinPost, file) = try await liveALife(server)
+            let (bobPost, erinPost, file) = try await server.liveALife(as: Self.erin)
             let key = try #require(file.split(separator: "?").first.map { String($0.split(separator: "/cdn/").last ?? "") })
             #expect(try await rowsNaming(erin, server, except: []).count > 10)
 
-            let task = try await finished(
-                server, try await server.api(.POST, "/users/delete", as: nil, json: #"{"user_ids":["\#(erin)"],"user":"hard"}"#))
+            let task = try await server.finished(
+                try await server.api(.POST, "/users/delete", as: nil, json: #"{"user_ids":["\#(erin)"],"user":"hard"}"#))
             #expect(task["result"]["users_done"].int == 1, "\(task)")
             #expect(task["result"]["deleted_activities"].int == 1, "\(task)")
             #expect(task["result"]["deleted_reactions"].int == 1, "\(task)")
@@ -133,9 +75,8 @@ import Testing
     @Test func aSoftDeletedUserIsRefusedAndRestoredWithTheirPosts() async throws {
         try await TestServer.run { server in
             let erin = Self.erin
-            let (bobPost, erinPost, _) = try await liveALife(server)
-            _ = try await finished(
-                server,
+            let (bobPost, erinPost, _) = try await server.liveALife(as: Self.erin)
+            _ = try await server.finished(
                 try await server.api(
                     .POST, "/users/delete", as: nil, json: #"{"user_ids":["\#(erin)"],"user":"soft","messages":"soft"}"#))
             expectAPIError(try await server.api(.GET, "/feeds/activities/\(bobPost)", as: erin), status: 403, code: 17)
@@ -165,9 +106,9 @@ import Testing
     @Test func deletingFeedUserDataKeepsTheAccount() async throws {
         try await TestServer.run { server in
             let erin = Self.erin
-            let (bobPost, erinPost, file) = try await liveALife(server)
-            let task = try await finished(
-                server, try await server.api(.POST, "/feeds/users/\(erin)/delete", as: nil, json: #"{"hard_delete":true}"#))
+            let (bobPost, erinPost, file) = try await server.liveALife(as: Self.erin)
+            let task = try await server.finished(
+                try await server.api(.POST, "/feeds/users/\(erin)/delete", as: nil, json: #"{"hard_delete":true}"#))
             #expect(task["result"]["deleted_feeds"].int ?? 0 >= 2, "\(task)")
             expectAPIError(try await server.api(.GET, "/feeds/activities/\(erinPost)", as: "bob"), status: 404, code: 16)
             #expect(try await server.fetch(file).status == 404)

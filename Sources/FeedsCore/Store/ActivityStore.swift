@@ -126,4 +126,8 @@ public protocol ActivityStore: FollowStore, ReactionStore, BookmarkStore, Commen
     /// RestoreUsers: each must be a soft-deleted user whose deletion task is done; their accounts
     /// are back at once, and what was soft-deleted with them comes back by a queued task.
     func restoreUsers(_ ids: [String], logger: Logger) async throws -> BackgroundTask
+
+    /// ExportFeedUserData and ExportUsers: each user must exist; the export is queued as a task
+    /// of `kind`, whose `result.url` is the file once done.
+    func queueExport(_ ids: [String], kind: String, logger: Logger) async throws -> BackgroundTask
 }

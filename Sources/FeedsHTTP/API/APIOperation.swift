@@ -92,6 +92,8 @@ struct APIOperation: Sendable {
         .init(.post, "/api/v2/users/delete", "DeleteUsers", .write),
         .init(.post, "/api/v2/users/restore", "RestoreUsers", .write),
         .init(.post, "/api/v2/feeds/users/{user_id}/delete", "DeleteFeedUserData", .write),
+        .init(.post, "/api/v2/feeds/users/{user_id}/export", "ExportFeedUserData", .write),
+        .init(.post, "/api/v2/export/users", "ExportUsers", .write),
         .init(.post, "/api/v2/uploads/file", "UploadFile", .upload),
         .init(.delete, "/api/v2/uploads/file", "DeleteFile", .write),
         .init(.post, "/api/v2/uploads/image", "UploadImage", .upload),

@@ -9,6 +9,14 @@ public protocol TaskHandler: Sendable {
     /// progress in `task.result`; true once nothing is left. A step is its own transaction or
     /// several, each safe to run again: a worker that dies mid-step leaves the task to the next.
     func step(_ task: inout PostgresTasks.Claimed, logger: Logger) async throws -> Bool
+
+    /// The most one step may take, when more than the worker's own `stepDeadline` (an export
+    /// written in one step); the task's hold is made that much longer.
+    var stepDeadline: Duration? { get }
+}
+
+extension TaskHandler {
+    public var stepDeadline: Duration? { nil }
 }
 
 /// Claims queued tasks (`PostgresTasks`) one at a time and runs them to the end, saving the
@@ -88,10 +96,18 @@ public final class TaskWorker: Service {
             await settle { [task] in try await self.tasks.fail(task, holder: self.holder, failure, logger: logger) }
             return true
         }
+        let stepDeadline = max(options.stepDeadline, handler.stepDeadline ?? .zero)
+        let hold = options.hold + (stepDeadline - options.stepDeadline)
         while !Task.isCancelled {
             do {
+                if hold > options.hold {
+                    let held = task
+                    guard try await withDeadline(options.stepDeadline, "holding a task", { [tasks, holder] in
+                        try await tasks.save(held, holder: holder, hold: hold, logger: logger)
+                    }) else { return true }
+                }
                 let current = task
-                let (next, done) = try await withDeadline(options.stepDeadline, "a \(task.kind) step") { [logger] in
+                let (next, done) = try await withDeadline(stepDeadline, "a \(task.kind) step") { [logger] in
                     var next = current
                     let done = try await handler.step(&next, logger: logger)
                     return (next, done)
@@ -103,8 +119,8 @@ public final class TaskWorker: Service {
                     return true
                 }
                 let saved = task
-                guard try await withDeadline(options.stepDeadline, "saving a task's progress", { [tasks, holder, options] in
-                    try await tasks.save(saved, holder: holder, hold: options.hold, logger: logger)
+                guard try await withDeadline(options.stepDeadline, "saving a task's progress", { [tasks, holder] in
+                    try await tasks.save(saved, holder: holder, hold: hold, logger: logger)
                 }) else {
                     logger.warning("lost the hold of a task; another node goes on with it")
                     return true

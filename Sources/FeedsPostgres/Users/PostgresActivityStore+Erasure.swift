@@ -3,9 +3,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// DeleteUsers, DeleteFeedUserData and RestoreUsers: the calls' part. The work itself is a task
-/// (`UserEraser`, `UserRestorer`) queued in the same transaction, so it exists only if the call
-/// committed.
+/// DeleteUsers, DeleteFeedUserData, RestoreUsers and the exports: the calls' part. The work
+/// itself is a task (`UserEraser`, `UserRestorer`, `UserExporter`) queued in the same
+/// transaction, so it exists only if the call committed.
 extension PostgresActivityStore {
     public func queueErasure(_ erasure: UserErasure, kind: String, logger: Logger) async throws -> BackgroundTask {
         try await client.transaction(logger: logger) { connection in
@@ -57,6 +57,21 @@ extension PostgresActivityStore {
             let input = UserRestoration(userIDs: ids, deletedAt: ids.map { since[$0]! })
             return try await PostgresTasks.insert(
                 UserRestorer.kind, status: .pending, input: try JSONText.encode(input),
+                result: ["users_total": .number(Double(ids.count)), "users_done": .number(0)], on: connection, logger: logger)
+        }
+    }
+
+    public func queueExport(_ ids: [String], kind: String, logger: Logger) async throws -> BackgroundTask {
+        try await client.transaction(logger: logger) { connection in
+            var found = Set<String>()
+            for try await id in try await connection.query(
+                "SELECT id FROM users WHERE id = ANY(\(ids))", logger: logger
+            ).decode(String.self) { found.insert(id) }
+            if let missing = ids.first(where: { !found.contains($0) }) {
+                throw FeedsError.notFound("user \(missing) does not exist")
+            }
+            return try await PostgresTasks.insert(
+                kind, status: .pending, input: try JSONText.encode(UserExport(userIDs: ids)),
                 result: ["users_total": .number(Double(ids.count)), "users_done": .number(0)], on: connection, logger: logger)
         }
     }

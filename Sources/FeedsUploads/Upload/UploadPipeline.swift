@@ -1,3 +1,4 @@
+import Crypto
 import FeedsCDN
 import FeedsCore
 import FeedsMedia
@@ -209,6 +210,28 @@ package struct UploadPipeline: Sendable {
         }
         await purge(key)
         try await objects.markDeleted([key], logger: logger)
+    }
+
+    /// Stores a file the server wrote (a person's data export) as an object of `owner`, so that
+    /// their erasure deletes it too; answers its signed URL (for the app's `cdn_expiration_seconds`).
+    package func storeExport(_ file: URL, fileName: String, owner: String?, logger: Logger) async throws -> String {
+        let (size, sha256) = try Self.digest(file)
+        let checked = FileChecker.Checked(
+            file: LocalFile(url: file, fileName: fileName, size: size, sha256: sha256, mimeType: "application/json"))
+        let stored = try await store([Job(checked: checked, kind: .file)], owner: owner, logger: logger)
+        return urls.url(for: stored[0].record.key)
+    }
+
+    /// A file's size and hex SHA-256, read a megabyte at a time.
+    private static func digest(_ file: URL) throws -> (Int64, String) {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var (hasher, size) = (SHA256(), Int64(0))
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            size += Int64(chunk.count)
+        }
+        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
     }
 
     /// Deletes objects for good, whoever holds them (a person's erasure): claimed, their bytes

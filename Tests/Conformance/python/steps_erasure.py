@@ -1,12 +1,13 @@
-"""Steps: a person's deletion (DeleteUsers, DeleteFeedUserData), their restoration (RestoreUsers),
-and GetTask as the SDK's wait_for_task polls it."""
+"""Steps: a person's deletion (DeleteUsers, DeleteFeedUserData), restoration (RestoreUsers) and export
+(ExportFeedUserData, ExportUsers), and GetTask as the SDK's wait_for_task polls it."""
 
+import json
 import time
 
 from getstream import Stream
 from getstream.models import QueryUsersPayload, UserRequest
 
-from support import check_decoded, expect, expect_api_error, expect_equal, near_now, step
+from support import check_decoded, expect, expect_api_error, expect_equal, fetch, near_now, step
 
 
 def person(run, name):
@@ -108,3 +109,19 @@ def user_deletions_refused(run):
     expect_api_error(lambda: run.client.delete_users(user_ids=[user, f"{user}-nobody"], user="hard"), 404, 16)
     expect_api_error(lambda: run.client.restore_users(user_ids=[user]), 400, 4)
     check_decoded(as_user.feeds.query_activities(limit=1).data)
+
+
+@step
+def feed_user_data_exported(run):
+    # The export is a task; its result.url serves JSON with everything of theirs.
+    user, post = person(run, "exported")
+    data = run.client.feeds.export_feed_user_data(user_id=user).data
+    check_decoded(data)
+    task = finished(run, data.task_id)
+    export = json.loads(fetch(task.result["url"]))
+    mine = export["users"][0]
+    expect_equal((mine["user_id"], [activity["id"] for activity in mine["activities"]]), (user, [post.id]), "the export")
+    task = finished(run, run.client.export_users(user_ids=[user, run.bob]).data.task_id)
+    exported = [entry["user_id"] for entry in json.loads(fetch(task.result["url"]))["users"]]
+    expect_equal(exported, [user, run.bob], "the users of ExportUsers")
+    expect_api_error(lambda: run.client.export_users(user_ids=[f"{user}-nobody"]), 404, 16)
