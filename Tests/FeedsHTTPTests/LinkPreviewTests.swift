@@ -47,7 +47,7 @@ import Testing
         let script = directory.appendingPathComponent("server.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         let log = directory.appendingPathComponent("requests.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let port = try freeLoopbackPort()
         let python = try #require(Subprocess.find("python3"), "python3 runs the test's web server")
         let pid = try Subprocess.spawn([python, script.path, String(port), log.path])

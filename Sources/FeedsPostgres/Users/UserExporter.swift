@@ -57,7 +57,7 @@ public struct UserExporter: TaskHandler {
     public func step(_ task: inout PostgresTasks.Claimed, logger: Logger) async throws -> Bool {
         let input = try JSONDecoder().decode(UserExport.self, from: Data(task.input.utf8))
         let file = directory.appendingPathComponent("export-\(task.id).json")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
         let out = try FileHandle(forWritingTo: file)
         var rows = 0
