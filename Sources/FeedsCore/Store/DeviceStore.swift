@@ -1,7 +1,7 @@
 import Logging
 
-/// Where users' push devices live. A user registers, lists and removes only their own; the server
-/// names the user.
+/// Where users' push devices and push settings live. A user registers, lists and removes only
+/// their own; the server names the user.
 public protocol DeviceStore: Sendable {
     /// Registers `device` for its user (again: unchanged); a token another user held moves to
     /// this one, and past `Device.maxPerUser` the user's oldest goes.
@@ -12,4 +12,10 @@ public protocol DeviceStore: Sendable {
 
     /// Removes `user`'s device `id`; not found when they have none of that id.
     func deleteDevice(_ id: String, of user: String, logger: Logger) async throws
+
+    /// Each user's push settings (the defaults for one who set none).
+    func pushPreferences(of users: [String], logger: Logger) async throws -> [String: PushPreferences]
+
+    /// Replaces each user's push settings, all or none (a user that does not exist is made).
+    func setPushPreferences(_ preferences: [String: PushPreferences], logger: Logger) async throws
 }

@@ -28,6 +28,7 @@ struct APIOperation: Sendable {
         .init(.patch, "/api/v2/app", "UpdateApp", .write),
         .init(.get, "/api/v2/rate_limits", "GetRateLimits", .read),
         .init(.post, "/api/v2/devices", "CreateDevice", .write),
+        .init(.post, "/api/v2/push_preferences", "UpdatePushNotificationPreferences", .write),
         .init(.get, "/api/v2/devices", "ListDevices", .read),
         .init(.delete, "/api/v2/devices", "DeleteDevice", .write),
         .init(.post, "/api/v2/feeds/activities", "AddActivity", .write),

@@ -52,7 +52,12 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     var pins: Pins<Store> { Pins(pins: pinStore, store: store, events: events) }
     var polls: Polls<Store> { Polls(polls: pollStore, store: store, events: events) }
     var notifier: Notifier<Store> {
-        Notifier(notifications: notifications, store: store, events: events) { [feedGroups] in
+        Notifier(
+            notifications: notifications, store: store, events: events,
+            pushes: { [settings = uploads.settings] in
+                settings.current.webhooks.targets.contains { $0.wants(Events<Store>.pushType) }
+            }
+        ) { [feedGroups] in
             feedGroups.current.notificationFormat
         }
     }

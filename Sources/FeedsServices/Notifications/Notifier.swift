@@ -1,4 +1,5 @@
 import FeedsCore
+import Foundation
 import Logging
 
 /// Notification feeds' workflow: the notifications writes make when asked
@@ -12,19 +13,32 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     /// The notification group's `aggregation.format`, read when a notification is written (most
     /// writes make none, and the format is parsed from the group's settings).
     let format: @Sendable () -> AggregationFormat
+    /// Whether a webhook takes `feeds.push_notification` (else no push is looked up).
+    let pushes: @Sendable () -> Bool
 
     package init(
         notifications: any NotificationStore, store: Store, events: Events<Store>,
-        format: @escaping @Sendable () -> AggregationFormat
+        pushes: @escaping @Sendable () -> Bool = { false }, format: @escaping @Sendable () -> AggregationFormat
     ) {
         (self.notifications, self.store, self.events, self.format) = (notifications, store, events, format)
+        self.pushes = pushes
     }
 
-    /// Writes the notification a write asked for (nil: nobody to tell) and tells its recipient.
+    /// Writes the notification a write asked for (nil: nobody to tell) and tells its recipient,
+    /// and their devices through the app's webhooks when their push settings allow.
     package func notify(_ draft: NotificationDraft?, logger: Logger) async throws {
         guard let draft else { return }
         let group = try await notifications.add(draft, format: format(), logger: logger)
         try await published(feed: draft.feed, group: group, logger: logger)
+        if let group, pushes() { try await push(draft, group: group.group, logger: logger) }
+    }
+
+    private func push(_ draft: NotificationDraft, group: String, logger: Logger) async throws {
+        let devices = try await store.devices(of: draft.recipient, logger: logger).filter { !$0.disabled }
+        guard !devices.isEmpty else { return }
+        let preferences = try await store.pushPreferences(of: [draft.recipient], logger: logger)[draft.recipient]
+        guard preferences?.allows(draft.type, now: Date()) ?? true else { return }
+        events.push(draft, group: group, devices: devices)
     }
 
     /// Mentions tell only those who may read the activity: a mention in a followers-only post

@@ -1,0 +1,43 @@
+import FeedsCore
+import FeedsRealtime
+import FeedsWire
+
+extension Events {
+    package static var pushType: String { "feeds.push_notification" }
+
+    /// `feeds.push_notification`: a notification that would be pushed, for the app's webhooks
+    /// only (it names no feed, so no socket gets it). Pushing through APNs or FCM is the app's:
+    /// the event carries the devices it is for, and the notification as its feed holds it.
+    package func push(_ draft: NotificationDraft, group: String, devices: [Device]) {
+        var json = JSONWriter(capacity: 1024)
+        json.object { json in
+            Self.head(&json, Self.pushType)
+            json.key("user")
+            json.object { $0.field("id", draft.recipient) }
+            json.key("devices")
+            json.array(devices) { json, device in
+                json.object { json in
+                    json.field("id", device.id)
+                    json.field("push_provider", device.provider.rawValue)
+                    json.field("push_provider_name", device.providerName)
+                    json.field("voip", device.voip)
+                }
+            }
+            json.key("notification")
+            json.object { json in
+                json.field("type", draft.type)
+                json.field("feed", draft.feed)
+                json.field("group", group)
+                json.key("actor")
+                json.object { $0.field("id", draft.actorID) }
+                json.field("target_id", draft.targetID)
+                json.field("activity_id", draft.activityID)
+                json.key("notification_context")
+                json.object(draft.context)
+                json.key("custom")
+                json.object(draft.custom)
+            }
+        }
+        realtime.publish(FeedEvent(fids: [], onlyFor: draft.recipient, payload: json.bytes, actors: [draft.actorID]))
+    }
+}
