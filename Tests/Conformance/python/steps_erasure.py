@@ -1,11 +1,13 @@
 """Steps: a person's deletion (DeleteUsers, DeleteFeedUserData), restoration (RestoreUsers) and export
-(ExportFeedUserData, ExportUsers), and GetTask as the SDK's wait_for_task polls it."""
+(ExportFeedUserData, ExportUsers), GetTask as the SDK's wait_for_task polls it, and the push
+settings (UpdatePushNotificationPreferences)."""
 
 import json
 import time
+from datetime import datetime, timezone
 
 from getstream import Stream
-from getstream.models import QueryUsersPayload, UserRequest
+from getstream.models import FeedsPreferences, PushPreferenceInput, QueryUsersPayload, UserRequest
 
 from support import check_decoded, expect, expect_api_error, expect_equal, fetch, near_now, step
 
@@ -125,3 +127,28 @@ def feed_user_data_exported(run):
     exported = [entry["user_id"] for entry in json.loads(fetch(task.result["url"]))["users"]]
     expect_equal(exported, [user, run.bob], "the users of ExportUsers")
     expect_api_error(lambda: run.client.export_users(user_ids=[f"{user}-nobody"]), 404, 16)
+
+
+@step
+def push_preferences_updated(run):
+    # A user's own push settings, as the SDK sends them (disabled_until as ISO 8601); the reply
+    # decoded into PushPreferencesResponse.
+    user, _ = person(run, "pushed")
+    as_user = Stream(api_key=run.api_key, token=run.client.create_token(user), base_url=run.base_url)
+    until = datetime(2099, 1, 1, tzinfo=timezone.utc)
+    data = as_user.update_push_notification_preferences(preferences=[
+        PushPreferenceInput(feeds_level="all", feeds_preferences=FeedsPreferences(reaction="none"), disabled_until=until)
+    ]).data
+    check_decoded(data)
+    mine = data.user_preferences[user]
+    expect_equal((mine.feeds_level, mine.feeds_preferences.reaction, mine.feeds_preferences.comment),
+                 ("all", "none", "all"), "the settings")
+    expect_equal(mine.disabled_until, until, "disabled_until")
+    data = run.client.update_push_notification_preferences(
+        preferences=[PushPreferenceInput(user_id=user, remove_disable=True)]).data
+    expect_equal((data.user_preferences[user].disabled_until, data.user_preferences[user].feeds_preferences.reaction),
+                 (None, "none"), "after remove_disable")
+    expect_api_error(lambda: as_user.update_push_notification_preferences(
+        preferences=[PushPreferenceInput(user_id=run.bob, feeds_level="none")]), 403, 17)
+    expect_api_error(lambda: as_user.update_push_notification_preferences(
+        preferences=[PushPreferenceInput(chat_level="all")]), 400, 4)
