@@ -121,6 +121,38 @@ import Testing
         }
     }
 
+    /// More than a step takes (500 reactions, 100 activities a step): the task goes on step by
+    /// step, its progress saved, until none is left; every count is back to what others made.
+    @Test func aLargeErasureRunsInStepsToTheEnd() async throws {
+        try await TestServer.run { server in
+            let erin = Self.erin
+            _ = try await server.addActivity(as: "bob")
+            _ = try await server.addActivity(as: erin)
+            try await server.database.query(
+                """
+                INSERT INTO activities (id, type, user_id, text, feeds)
+                SELECT 'bulk-' || g, 'post', CASE WHEN g <= 1100 THEN 'bob' ELSE \(erin) END, 'x', ARRAY['user:bob']
+                FROM generate_series(1, 1350) g
+                """, logger: TestDatabase.logger)
+            try await server.database.query(
+                """
+                INSERT INTO activity_reactions (activity_id, user_id, type)
+                SELECT 'bulk-' || g, \(erin), 'like' FROM generate_series(1, 1100) g
+                UNION ALL SELECT 'bulk-' || g, 'bob', 'like' FROM generate_series(1, 1100) g
+                """, logger: TestDatabase.logger)
+            let task = try await server.finished(
+                try await server.api(.POST, "/users/delete", as: nil, json: #"{"user_ids":["\#(erin)"],"user":"hard"}"#))
+            #expect(task["result"]["deleted_reactions"].int == 1100, "\(task)")
+            #expect(task["result"]["deleted_activities"].int == 251, "\(task)")
+            let counts = try await server.database.query(
+                "SELECT sum(reaction_count)::int, count(*)::int FROM activities WHERE id LIKE 'bulk-%'", logger: TestDatabase.logger)
+            for try await (reactions, activities) in counts.decode((Int, Int).self) {
+                #expect(reactions == 1100 && activities == 1100)
+            }
+            #expect(try await rowsNaming(erin, server, except: ["tasks", "realtime_events"]) == [:])
+        }
+    }
+
     /// Only the server deletes; every list is bounded; Chat's options are refused, not ignored;
     /// an unknown user changes nothing; a restore waits for a running deletion.
     @Test func hostileDeletionsChangeNothing() async throws {
