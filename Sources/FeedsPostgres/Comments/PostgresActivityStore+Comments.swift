@@ -146,33 +146,40 @@ extension PostgresActivityStore {
             guard principal.mayModify(ownedBy: comment.user.id) || principal.mayModify(ownedBy: owner) else {
                 throw FeedsError.notAllowed("only the author, the activity's owner or the server may delete comment \(id)")
             }
-            // Its attachments go either way, and so do its replies' with a hard delete.
-            var held: [String] = []
-            let holders: PostgresQuery =
-                hard
-                ? """
-                WITH RECURSIVE tree AS (
-                    SELECT id FROM comments WHERE id = \(id) UNION ALL SELECT c.id FROM comments c JOIN tree ON c.parent_id = tree.id
-                )
-                SELECT object_key FROM comment_attachments WHERE comment_id IN (SELECT id FROM tree) AND object_key IS NOT NULL
-                """
-                : "SELECT object_key FROM comment_attachments WHERE comment_id = \(id) AND object_key IS NOT NULL"
-            for try await key in try await connection.query(holders, logger: logger).decode(String.self) { held.append(key) }
-            try await Self.lockObjects(held, on: connection, logger: logger)
-            if hard {
-                try await connection.query("DELETE FROM comments WHERE id = \(id)", logger: logger)
-            } else {
-                try await connection.query(
-                    "UPDATE comments SET deleted_at = now(), updated_at = now() WHERE id = \(id)", logger: logger)
-                try await connection.query("DELETE FROM comment_attachments WHERE comment_id = \(id)", logger: logger)
-            }
-            try await Self.release(held, on: connection, logger: logger)
+            try await Self.removeComments([id], hard: hard, on: connection, logger: logger)
             return comment
         }
         return (
             comment,
             try await activity(comment.activityID, principal: .server, ownFieldsOf: principal.userID ?? "", logger: logger)
         )
+    }
+
+    /// Deletes comments whose rows the caller locked: soft (kept, their attachments gone) or hard
+    /// (gone, with the replies under them); either way the files no attachment holds any more are
+    /// released, and the count triggers count them out.
+    static func removeComments(_ ids: [String], hard: Bool, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !ids.isEmpty else { return }
+        let holders: PostgresQuery =
+            hard
+            ? """
+            WITH RECURSIVE tree AS (
+                SELECT id FROM comments WHERE id = ANY(\(ids)) UNION SELECT c.id FROM comments c JOIN tree ON c.parent_id = tree.id
+            )
+            SELECT DISTINCT object_key FROM comment_attachments WHERE comment_id IN (SELECT id FROM tree) AND object_key IS NOT NULL
+            """
+            : "SELECT DISTINCT object_key FROM comment_attachments WHERE comment_id = ANY(\(ids)) AND object_key IS NOT NULL"
+        var held: [String] = []
+        for try await key in try await connection.query(holders, logger: logger).decode(String.self) { held.append(key) }
+        try await lockObjects(held.sorted(), on: connection, logger: logger)
+        if hard {
+            try await connection.query("DELETE FROM comments WHERE id = ANY(\(ids))", logger: logger)
+        } else {
+            try await connection.query(
+                "UPDATE comments SET deleted_at = now(), updated_at = now() WHERE id = ANY(\(ids))", logger: logger)
+            try await connection.query("DELETE FROM comment_attachments WHERE comment_id = ANY(\(ids))", logger: logger)
+        }
+        try await release(held, on: connection, logger: logger)
     }
 
     public func restoreComment(id: String, by principal: Principal, logger: Logger) async throws

@@ -168,7 +168,7 @@ public struct UserEraser: TaskHandler {
     }
 
     /// Up to 50 of their comments (hard: all of them, with the replies under them; soft: the
-    /// live ones), their attachments' files released; the triggers count them out.
+    /// live ones), as DeleteComment removes them.
     private func comments(of user: String, hard: Bool, logger: Logger) async throws -> Int {
         try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
@@ -178,27 +178,7 @@ public struct UserEraser: TaskHandler {
                 """, logger: logger)
             var ids: [String] = []
             for try await id in rows.decode(String.self) { ids.append(id) }
-            guard !ids.isEmpty else { return 0 }
-            let holders: PostgresQuery =
-                hard
-                ? """
-                WITH RECURSIVE tree AS (
-                    SELECT id FROM comments WHERE id = ANY(\(ids)) UNION SELECT c.id FROM comments c JOIN tree ON c.parent_id = tree.id
-                )
-                SELECT DISTINCT object_key FROM comment_attachments WHERE comment_id IN (SELECT id FROM tree) AND object_key IS NOT NULL
-                """
-                : "SELECT DISTINCT object_key FROM comment_attachments WHERE comment_id = ANY(\(ids)) AND object_key IS NOT NULL"
-            var held: [String] = []
-            for try await key in try await connection.query(holders, logger: logger).decode(String.self) { held.append(key) }
-            try await PostgresActivityStore.lockObjects(held.sorted(), on: connection, logger: logger)
-            if hard {
-                try await connection.query("DELETE FROM comments WHERE id = ANY(\(ids))", logger: logger)
-            } else {
-                try await connection.query(
-                    "UPDATE comments SET deleted_at = now(), updated_at = now() WHERE id = ANY(\(ids))", logger: logger)
-                try await connection.query("DELETE FROM comment_attachments WHERE comment_id = ANY(\(ids))", logger: logger)
-            }
-            try await PostgresActivityStore.release(held, on: connection, logger: logger)
+            try await PostgresActivityStore.removeComments(ids, hard: hard, on: connection, logger: logger)
             return ids.count
         }
     }
