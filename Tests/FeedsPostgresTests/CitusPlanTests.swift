@@ -43,6 +43,7 @@ import Testing
         "bookmark_folders": .distributed(group: "user", column: "user_id"),
         "user_blocks": .distributed(group: "user", column: "user_id"),
         "devices": .distributed(group: "user", column: "user_id"),
+        "push_preferences": .distributed(group: "user", column: "user_id"),
         "user_name_words": .distributed(group: "user", column: "user_id"),
         "idempotency_keys": .distributed(group: "user", column: "principal"),
         "link_previews": .distributed(group: "url", column: "url"),
