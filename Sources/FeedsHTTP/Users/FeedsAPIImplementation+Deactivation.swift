@@ -17,7 +17,7 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         try Self.refuseContent(body.markMessagesDeleted, "mark_messages_deleted")
         try Self.refuseContent(body.markChannelsDeleted, "mark_channels_deleted")
-        let task = try await setDeactivated(try Self.ids(body.userIds), true, recordTask: true).task
+        let task = try await setDeactivated(body.userIds, true, recordTask: true).task
         return .created(.init(body: .json(.init(duration: try request.duration, taskId: task?.id ?? ""))))
     }
 
@@ -33,7 +33,7 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         try Self.refuseContent(body.restoreMessages, "restore_messages")
         try Self.refuseContent(body.restoreChannels, "restore_channels")
-        let task = try await setDeactivated(try Self.ids(body.userIds), false, recordTask: true).task
+        let task = try await setDeactivated(body.userIds, false, recordTask: true).task
         return .created(.init(body: .json(.init(duration: try request.duration, taskId: task?.id ?? ""))))
     }
 
@@ -46,20 +46,11 @@ extension FeedsAPIImplementation {
         guard request.principal == .server else {
             throw FeedsError.notAllowed("only the server deactivates and reactivates users")
         }
-        for id in ids where !(1...255).contains(id.utf8.count) {
-            throw FeedsError.input("a user id is 1 to 255 bytes", field: "user_ids")
-        }
+        try UserIDs.check(ids)
         let changed = try await store.setDeactivated(ids, deactivated, recordTask: recordTask, logger: request.logger)
         authenticator.deactivated.update(deactivated: deactivated ? ids : [], reactivated: deactivated ? [] : ids)
         if deactivated { realtime.hub.close(users: Set(ids), reason: "the user was deactivated") }
         return changed
-    }
-
-    /// The batch calls' `user_ids`: 1 to 100, each once.
-    private static func ids(_ given: [String]) throws -> [String] {
-        guard (1...100).contains(given.count) else { throw FeedsError.input("user_ids holds 1 to 100 users", field: "user_ids") }
-        guard Set(given).count == given.count else { throw FeedsError.input("user_ids names a user twice", field: "user_ids") }
-        return given
     }
 
     /// Feeds keeps what a deactivated user posted; Chat's options to take it away are refused, not ignored.

@@ -94,14 +94,23 @@ public struct PostgresNotificationStore: NotificationStore {
 
     public func removeAll(activityID: String, logger: Logger) async throws -> [String] {
         try await client.transaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                "SELECT feed, source FROM notifications WHERE activity_id = \(activityID) ORDER BY feed, source LIMIT 10000",
-                logger: logger)
-            var taken: [(String, String)] = []
-            for try await row in rows.decode((String, String).self) { taken.append(row) }
-            for (feed, source) in taken { _ = try await Self.take(feed: feed, source: source, on: connection, logger: logger) }
-            return Array(Set(taken.map(\.0))).sorted()
+            let feeds = try await Self.takeAll(where: "activity_id", is: activityID, limit: 10_000, on: connection, logger: logger)
+            return Array(Set(feeds)).sorted()
         }
+    }
+
+    /// Takes the notifications whose `column` is `value` (at most `limit`), each as `take` does;
+    /// returns the feed of each.
+    static func takeAll(
+        where column: StaticString, is value: String, limit: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [String] {
+        let rows = try await connection.query(
+            "SELECT feed, source FROM notifications WHERE \(unescaped: "\(column)") = \(value) ORDER BY feed, source LIMIT \(limit)",
+            logger: logger)
+        var taken: [(String, String)] = []
+        for try await row in rows.decode((String, String).self) { taken.append(row) }
+        for (feed, source) in taken { _ = try await take(feed: feed, source: source, on: connection, logger: logger) }
+        return taken.map(\.0)
     }
 
     /// Deletes the notification from `source` and counts it out of its group (the group goes

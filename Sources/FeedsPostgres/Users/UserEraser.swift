@@ -107,15 +107,9 @@ public struct UserEraser: TaskHandler {
     /// The notifications they caused in others' feeds, each counted out of its group.
     private func notifications(by user: String, logger: Logger) async throws -> Int {
         try await client.transaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                "SELECT feed, source FROM notifications WHERE user_id = \(user) ORDER BY feed, source LIMIT \(Self.batch)",
-                logger: logger)
-            var taken: [(String, String)] = []
-            for try await row in rows.decode((String, String).self) { taken.append(row) }
-            for (feed, source) in taken {
-                _ = try await PostgresNotificationStore.take(feed: feed, source: source, on: connection, logger: logger)
-            }
-            return taken.count
+            try await PostgresNotificationStore.takeAll(
+                where: "user_id", is: user, limit: Self.batch, on: connection, logger: logger
+            ).count
         }
     }
 
