@@ -3,41 +3,61 @@
 
 // libvips operations take NULL-terminated variadic options, which Swift cannot call;
 // these wrappers fix the options and expose plain C functions instead.
+#include <stdio.h>
+#include <string.h>
 #include <vips/vips.h>
 
-// Starts libvips; 0 on success. Not thread-safe: call it once (the Swift side uses a lazy global).
-static inline int feeds_vips_start(void) {
-    // libvips blocks them too, once its modules are in, whichever call starts it.
-    g_setenv("VIPS_BLOCK_UNTRUSTED", "1", TRUE);
+// Starts libvips; 0 on success, else -1 with libvips's reason in `error`. Not thread-safe: call it
+// once (the Swift side uses a lazy global). No `setenv` here: other threads may be reading the
+// environment.
+static inline int feeds_vips_start(char *error, size_t error_size) {
     if (VIPS_INIT("feeds") != 0) {
+        snprintf(error, error_size, "vips_init failed: %s", vips_error_buffer());
+        vips_error_clear();
         return -1;
     }
     // The operation cache would keep loaded images, and so open descriptors of deleted temp files,
     // alive after each call, and would key them by file name; a server has no use for it.
     vips_cache_set_max(0);
-    // Loaders libvips marks untrusted (ImageMagick, PDF, FITS, OpenSlide, matio...) were never
-    // fuzzed against hostile input. Of the types uploads accept, only SVG needs one: librsvg,
-    // which reads its header here (SVG is never rasterised). BMP's header is read without libvips.
-    // Savers take our own pixels, never a client's bytes: the tests write BMP samples with one.
-    vips_block_untrusted_set(TRUE);
-    vips_operation_block_set("VipsForeignLoadSvg", FALSE);
-    vips_operation_block_set("VipsForeignSaveMagick", FALSE);
     return 0;
 }
 
-static void *feeds_vips_count_open_untrusted(VipsObjectClass *object, void *count) {
+// Loaders libvips marks untrusted (ImageMagick, PDF, FITS, OpenSlide, matio...) were never
+// fuzzed against hostile input. Of the types uploads accept, only SVG needs one: librsvg, which
+// reads its header here (SVG is never rasterised). BMP's header is read without libvips. Savers
+// take our own pixels, never a client's bytes: the tests write BMP samples with one. Idempotent.
+static inline void feeds_vips_block_untrusted(void) {
+    vips_block_untrusted_set(TRUE);
+    vips_operation_block_set("VipsForeignLoadSvg", FALSE);
+    vips_operation_block_set("VipsForeignSaveMagick", FALSE);
+}
+
+typedef struct {
+    int count;
+    char *names;
+    size_t size;
+} feeds_vips_open_loaders;
+
+static void *feeds_vips_note_open_untrusted(VipsObjectClass *object, void *found) {
     VipsOperationClass *class = VIPS_OPERATION_CLASS(object);
+    feeds_vips_open_loaders *open = found;
     if ((class->flags & VIPS_OPERATION_UNTRUSTED) && !(class->flags & VIPS_OPERATION_BLOCKED) &&
-        !vips_isprefix("svgload", object->nickname))
-        *(int *)count += 1;
+        !vips_isprefix("svgload", object->nickname)) {
+        open->count += 1;
+        size_t used = strlen(open->names);
+        if (used + 1 < open->size)
+            snprintf(open->names + used, open->size - used, "%s%s", used ? " " : "", object->nickname);
+    }
     return NULL;
 }
 
-// The untrusted loaders that may run (SVG's aside): 0 once `feeds_vips_start` has done its work.
-static inline int feeds_vips_open_untrusted_loaders(void) {
-    int count = 0;
-    vips_class_map_all(VIPS_TYPE_FOREIGN_LOAD, feeds_vips_count_open_untrusted, &count);
-    return count;
+// The untrusted loaders that may run (SVG's aside), their nicknames in `names`: 0 once
+// `feeds_vips_block_untrusted` has done its work.
+static inline int feeds_vips_open_untrusted_loaders(char *names, size_t size) {
+    feeds_vips_open_loaders open = {0, names, size};
+    if (size > 0) names[0] = 0;
+    vips_class_map_all(VIPS_TYPE_FOREIGN_LOAD, feeds_vips_note_open_untrusted, &open);
+    return open.count;
 }
 
 // Reads an image's width and height from its header, without decoding pixels, and its EXIF

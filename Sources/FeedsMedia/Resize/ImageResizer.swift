@@ -66,7 +66,7 @@ public enum ImageResizer {
             output == "image/jpeg" ? 0 : 1,
             format, &error, error.count)
         guard result == 0 else {
-            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = Vips.text(error)
             throw FeedsError.input(
                 "the image could not be resized: \(reason.split(separator: "\n").first.map(String.init) ?? "corrupt data")",
                 field: "w")
