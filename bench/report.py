@@ -4,13 +4,14 @@ the target, and whether it was met. Writes bench/results.json; exits 1 when a ta
 import argparse, datetime, json, os, platform, subprocess
 
 p = argparse.ArgumentParser()
-for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "vote", "polls", "read", "timeline", "timeline-loadtest", "view", "suggestions", "fanout", "images", "video", "replica", "postgres",
+for name in ["out", "create", "create-loadtest", "reaction", "reaction-plain", "reaction-notify", "bell", "mark-big", "mark-small", "vote", "polls", "read", "blocked", "timeline", "timeline-loadtest", "view", "suggestions", "fanout", "images", "video", "replica", "postgres",
              "feeds-version", "load", "realtime", "webhooks"]:
     p.add_argument("--" + name, required=True)
-for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "timeline-pg-p99", "view-pg", "view-pg-p99", "suggestions-pg", "suggestions-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "vote-pg", "vote-pg-p99", "polls-pg", "polls-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
+for name in ["seconds", "create-pg", "read-pg", "timeline-pg", "create-pg-p99", "read-pg-p99", "blocked-pg", "blocked-pg-p99", "timeline-pg-p99", "view-pg", "view-pg-p99", "suggestions-pg", "suggestions-pg-p99", "reaction-pg", "reaction-pg-p99", "bell-pg", "bell-pg-p99", "vote-pg", "vote-pg-p99", "polls-pg", "polls-pg-p99", "comment-photo", "image-upload", "get", "get-nginx", "upload", "put", "rss-growth"]:
     p.add_argument("--" + name, type=float, required=True)
 a = p.parse_args()
 create, read, images = json.load(open(a.create)), json.load(open(a.read)), json.load(open(a.images))
+blocked = json.load(open(a.blocked))
 video = json.load(open(a.video))
 replica = json.load(open(a.replica))
 create_loadtest = json.load(open(a.create_loadtest))
@@ -42,6 +43,7 @@ def swift():
 create_ratio = create["throughput_rps"] / a.create_pg
 create_loadtest_ratio = create_loadtest["throughput_rps"] / a.create_pg
 read_ratio = read["throughput_rps"] / a.read_pg
+blocked_ratio = blocked["throughput_rps"] / a.blocked_pg
 reaction_ratio = reaction["throughput_rps"] / a.reaction_pg
 comment_ratio = a.comment_photo / a.image_upload
 timeline_ratio = timeline["throughput_rps"] / a.timeline_pg
@@ -149,6 +151,16 @@ rows = [
         "met": read_ratio >= 0.5,
         "values": {"client": "wrk", "rps": read["throughput_rps"], "p99_ms": read["latency_ms"]["p99"],
                    "baseline_tps": a.read_pg, "baseline_p99_ms": a.read_pg_p99, "ratio": read_ratio},
+    },
+    {
+        "measure": "read a feed page of 25, the reader having blocked 1,000 users, c=32",
+        "feeds": f'{blocked["throughput_rps"]:.0f} req/s, p99 {blocked["latency_ms"]["p99"]:.1f} ms',
+        "baseline": f"pgbench {a.blocked_pg:.0f} tps, p99 {a.blocked_pg_p99:.1f} ms",
+        "ratio": f"{blocked_ratio:.2f}x",
+        "target": ">= 0.5x",
+        "met": blocked_ratio >= 0.5,
+        "values": {"client": "wrk", "rps": blocked["throughput_rps"], "p99_ms": blocked["latency_ms"]["p99"],
+                   "baseline_tps": a.blocked_pg, "baseline_p99_ms": a.blocked_pg_p99, "ratio": blocked_ratio},
     },
     {
         "measure": "read a timeline page of 25 (1,000 followed), c=32",

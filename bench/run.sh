@@ -130,6 +130,19 @@ echo "== read a feed page of 25, c=32"
 in_turns read-feed read read-feed.sql
 read_pg=$pg_median read_pg_p99=$pg_p99
 
+echo "== read a feed page of 25 for readers who each blocked 1,000 users, c=32"
+# 990 users who never wrote here and ten of the other readers, whose reactions are on the pages:
+# the page's counts and newest reactions leave their share out (the same SELECT for pgbench).
+"$psql" -q "$db" -c "INSERT INTO users (id) SELECT 'blocked-' || n FROM generate_series(1, 990) n" \
+  -c "INSERT INTO user_blocks (user_id, blocked_user_id) SELECT 'loadtest-' || u, 'blocked-' || n
+      FROM generate_series(0, 99) u, generate_series(1, 990) n" \
+  -c "INSERT INTO user_blocks (user_id, blocked_user_id) SELECT 'loadtest-' || u, 'loadtest-' || (u + k) % 100
+      FROM generate_series(0, 99) u, generate_series(1, 10) k" -c 'VACUUM ANALYZE user_blocks'
+in_turns read-feed blocked read-feed.sql
+blocked_pg=$pg_median blocked_pg_p99=$pg_p99
+# The rows below react as these readers, to each other's activities.
+"$psql" -q "$db" -c 'DELETE FROM user_blocks' -c 'VACUUM ANALYZE user_blocks'
+
 echo "== a reaction that notifies the activity's author, against a plain one, c=32"
 # In turns, three rounds each: the cost of create_notification_activity is their ratio.
 round_seconds=$(( (seconds + 1) / 2 ))
@@ -318,6 +331,7 @@ echo "== read replicas: the feed page with reads on a replica, and the replica's
 
 python3 "$here/report.py" --out "$here/results.json" --seconds "$seconds" \
   --images "$dir/images.json" --video "$dir/video.json" --replica "$dir/replica.json" --create "$dir/create.json" --create-loadtest "$dir/create-loadtest.json" --create-pg "$create_pg" --read "$dir/read.json" --read-pg "$read_pg" \
+  --blocked "$dir/blocked.json" --blocked-pg "$blocked_pg" --blocked-pg-p99 "$blocked_pg_p99" \
   --timeline "$dir/timeline.json" --timeline-pg "$timeline_pg" --view "$dir/view.json" --view-pg "$view_pg" \
   --view-pg-p99 "$view_pg_p99" \
   --suggestions "$dir/suggestions.json" --suggestions-pg "$suggestions_pg" --suggestions-pg-p99 "$suggestions_pg_p99" --fanout "$dir/fanout.json" \

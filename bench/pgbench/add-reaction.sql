@@ -47,8 +47,8 @@ CASE WHEN a.reaction_count > 0 THEN (
     SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
         json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
     FROM (
-        SELECT * FROM activity_reactions WHERE activity_id = a.id
-        ORDER BY created_at DESC, user_id DESC, type DESC LIMIT 5
+        SELECT * FROM activity_reactions lr WHERE lr.activity_id = a.id
+        ORDER BY lr.created_at DESC, lr.user_id DESC, lr.type DESC LIMIT 5
     ) r JOIN users ru ON ru.id = r.user_id
 )::text END,
 CASE WHEN a.reaction_count > 0 THEN (
@@ -64,6 +64,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'loadtest-' || :u::text AND b.comment_id IS NULL
 )::text END,
+NULL::text,
 (a.visibility = 'tag' AND a.user_id <> 'loadtest-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'loadtest-' || :u::text)),
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'loadtest-' || :u::text AND af.hidden),
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY[(SELECT id FROM bench_reaction_targets WHERE n = :n)]) AND (a.user_id = 'loadtest-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (

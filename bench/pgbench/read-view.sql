@@ -15,8 +15,10 @@ CASE WHEN a.reaction_count > 0 THEN (
     SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
         json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
     FROM (
-        SELECT * FROM activity_reactions WHERE activity_id = a.id
-        ORDER BY created_at DESC, user_id DESC, type DESC LIMIT 5
+        SELECT * FROM activity_reactions lr WHERE lr.activity_id = a.id AND (NOT (EXISTS (SELECT 1 FROM user_blocks WHERE user_id = 'tl-' || :u::text)
+            OR EXISTS (SELECT 1 FROM user_blocks WHERE blocked_user_id = 'tl-' || :u::text)) OR NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = lr.user_id)
+            OR (ub.user_id = lr.user_id AND ub.blocked_user_id = 'tl-' || :u::text)))
+        ORDER BY lr.created_at DESC, lr.user_id DESC, lr.type DESC LIMIT 5
     ) r JOIN users ru ON ru.id = r.user_id
 )::text END,
 CASE WHEN a.reaction_count > 0 THEN (
@@ -31,6 +33,16 @@ CASE WHEN a.bookmark_count > 0 THEN (
         ORDER BY b.created_at DESC, bf.id DESC)
     FROM bookmarks b JOIN users bu ON bu.id = b.user_id LEFT JOIN bookmark_folders bf ON bf.id = b.folder_id
     WHERE b.activity_id = a.id AND b.user_id = 'tl-' || :u::text AND b.comment_id IS NULL
+)::text END,
+CASE WHEN a.reaction_count + a.comment_count > 0 AND (EXISTS (SELECT 1 FROM user_blocks WHERE user_id = 'tl-' || :u::text)
+    OR EXISTS (SELECT 1 FROM user_blocks WHERE blocked_user_id = 'tl-' || :u::text)) THEN json_build_array(
+    (SELECT json_object_agg(h.type, h.n) FROM (
+        SELECT hr.type, count(*) AS n FROM activity_reactions hr
+        WHERE hr.activity_id = a.id AND hr.user_id IN (SELECT blocked_user_id FROM user_blocks WHERE user_id = 'tl-' || :u::text
+        UNION ALL SELECT user_id FROM user_blocks WHERE blocked_user_id = 'tl-' || :u::text) GROUP BY hr.type) h),
+    (SELECT count(*) FROM comments hc
+        WHERE hc.activity_id = a.id AND hc.deleted_at IS NULL AND hc.user_id IN (SELECT blocked_user_id FROM user_blocks WHERE user_id = 'tl-' || :u::text
+        UNION ALL SELECT user_id FROM user_blocks WHERE blocked_user_id = 'tl-' || :u::text))
 )::text END,
 (a.visibility = 'tag' AND a.user_id <> 'tl-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'tl-' || :u::text)),
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'tl-' || :u::text AND af.hidden),

@@ -19,6 +19,10 @@ public struct ActivityQuery: Sendable, Hashable {
     public var sort = ActivitySort.newestFirst
     /// Whether a share carries the activity it shares (`parent`); that one's own parent is left out.
     public var embedsParents = true
+    /// Whether counts and newest reactions are as the viewer may see them: less the share of the
+    /// users blocked either way with them. Reads set it; a write's read-back does not, since its
+    /// activity is also its event's, which others get (and must not learn whom the writer blocked).
+    public var leavesOutBlocked = false
 
     public init(
         feeds: [String]? = nil, userIDs: [String]? = nil, types: [String]? = nil, createdAt: [TimeBound] = [],

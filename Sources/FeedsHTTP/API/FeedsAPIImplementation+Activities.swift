@@ -152,10 +152,9 @@ extension FeedsAPIImplementation {
         try DeclaredBounds.commentLimit(input.query.commentLimit)
         // A server call naming a user gets that user's own fields (reactions, bookmarks, hidden).
         let reader = try request.principal.actingUser(requested: input.query.userId)
-        guard
-            let found = try await store.queryActivities(
-                .one(input.path.id, viewer: request.principal, ownFieldsOf: reader), logger: request.logger
-            ).activities.first
+        var read = ActivityQuery.one(input.path.id, viewer: request.principal, ownFieldsOf: reader)
+        read.leavesOutBlocked = true
+        guard let found = try await store.queryActivities(read, logger: request.logger).activities.first
         else {
             throw FeedsError.notFound("activity \(input.path.id) does not exist")
         }

@@ -21,6 +21,7 @@ extension FeedsAPIImplementation {
         try query.sort(by: ActivitySort((body.sort ?? []).map { ($0.field, $0.direction.map(Int.init)) }))
         // A server call naming a user gets that user's own reactions and bookmarks.
         query.ownFieldsOf = try request.principal.actingUser(requested: body.userId ?? body.user?.id)
+        query.leavesOutBlocked = true
         if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
         var page = try await store.queryActivities(query, logger: request.logger)
         page.activities = try await withCurrentFeeds(page.activities, in: nil, request: request)
@@ -92,6 +93,7 @@ extension FeedsAPIImplementation {
         // The page and the lists are independent reads: run side by side, on connections of their own.
         var pageQuery = ActivityQuery(feeds: [feedID.description], viewer: request.principal, limit: limit, cursor: cursor)
         pageQuery.ownFieldsOf = creator  // the reader's, or the user a server call names
+        pageQuery.leavesOutBlocked = true
         async let followers = list(followersQuery, request: request)
         async let following = list(followingQuery, request: request)
         // The members, when it has any (the count spares the query).

@@ -5,8 +5,9 @@ import PostgresNIO
 /// The columns every comment read selects (`c` the comment, `u` its author), and the comment they
 /// make. Attachments come as an activity's do; the last column is the exact microsecond time.
 enum CommentRow {
-    /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own reactions are asked for.
-    static func columns(own: String?) -> String {
+    /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own reactions are
+    /// asked for; `shownTo` the user whose blocks the counts leave out (reads), or nil for the whole.
+    static func columns(own: String?, shownTo: String? = nil) -> String {
         """
         c.id, c.activity_id, c.parent_id, c.depth, c.text, c.custom::text, c.mentioned_user_ids, c.reply_count,
         c.created_at, c.updated_at, c.edited_at, c.deleted_at,
@@ -17,8 +18,9 @@ enum CommentRow {
         ), '[]')::text,
         \(UserRow.columns(alias: "u")),
         c.reaction_count, c.bookmark_count, c.reaction_groups::text,
-        \(EngagementColumns.latestReactions(of: .comments)),
+        \(EngagementColumns.latestReactions(of: .comments, shownTo: shownTo)),
         \(EngagementColumns.ownReactions(of: .comments, own: own)),
+        \(EngagementColumns.hiddenShare(of: .comments, shownTo: shownTo)),
         (extract(epoch FROM c.created_at) * 1000000)::int8
         """
     }
@@ -56,6 +58,9 @@ enum CommentRow {
         comment.reactionGroups = try EngagementColumns.reactionGroups(try columns.next())
         comment.latestReactions = try EngagementColumns.reactions(try columns.next(), activityID: activityID, commentID: id)
         comment.ownReactions = try EngagementColumns.reactions(try columns.next(), activityID: activityID, commentID: id)
+        let hidden = try EngagementColumns.HiddenShare(try columns.next())
+        comment.reactionCount -= hidden.leaveOut(of: &comment.reactionGroups)
+        comment.replyCount = max(0, comment.replyCount - hidden.comments)
         return Decoded(comment: comment, micros: try columns.next())
     }
 

@@ -5,20 +5,26 @@ import PostgresNIO
 
 /// The reads of `CommentStore`: one comment, threads of an activity or a comment, and queries.
 extension PostgresActivityStore {
+    /// GetComment's read: counts as the reader may see them (`leavesOutBlocked`).
     public func comment(id: String, by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> Comment? {
-        try await comments(ids: [id], by: principal, ownFieldsOf: user, logger: logger).first
+        try await comments(ids: [id], by: principal, ownFieldsOf: user, leavesOutBlocked: true, logger: logger).first
     }
 
-    /// The comments of `ids` that `principal` may read, in no particular order.
-    func comments(ids: [String], by principal: Principal, ownFieldsOf user: String?, logger: Logger) async throws -> [Comment] {
+    /// The comments of `ids` that `principal` may read, in no particular order; with counts less
+    /// the share of the users blocked either way with them when `leavesOutBlocked` (reads, never a
+    /// write's read-back, which is also its event).
+    func comments(ids: [String], by principal: Principal, ownFieldsOf user: String?, leavesOutBlocked: Bool, logger: Logger)
+        async throws -> [Comment]
+    {
         var bind = SQLBinds()
         let own = try user.map { try bind($0) }
+        let me = try principal.userID.map { try bind($0) }
         var sql = """
-            SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
+            SELECT \(CommentRow.columns(own: own, shownTo: leavesOutBlocked ? me : nil)) \(CommentRow.from)
+            JOIN activities a ON a.id = c.activity_id
             WHERE c.id = ANY(\(try bind(ids))) AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
             """
-        if let reader = principal.userID {
-            let me = try bind(reader)
+        if let me {
             sql += " AND \(ActivityReadable.predicate(activity: "a", user: me)) AND \(Unblocked.predicate("c.user_id", me))"
         }
         return try await CommentRow.comments(try await reads.query(bind.query(sql), logger: logger)).map(\.comment)
@@ -27,7 +33,8 @@ extension PostgresActivityStore {
     public func commentThreads(_ query: CommentThreadQuery, by principal: Principal, logger: Logger) async throws -> CommentPage {
         var bind = SQLBinds()
         let own = try query.ownFieldsOf.map { try bind($0) }
-        var sql = "SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) WHERE c.deleted_at IS NULL"
+        let me = try principal.userID.map { try bind($0) }
+        var sql = "SELECT \(CommentRow.columns(own: own, shownTo: me)) \(CommentRow.from) WHERE c.deleted_at IS NULL"
         switch query.root {
         case .activity(let id):
             try await readable(id, principal: principal, logger: logger)
@@ -38,7 +45,7 @@ extension PostgresActivityStore {
             }
             sql += " AND c.parent_id = \(try bind(id))"
         }
-        if let reader = principal.userID { sql += " AND \(Unblocked.predicate("c.user_id", try bind(reader)))" }
+        if let me { sql += " AND \(Unblocked.predicate("c.user_id", me))" }
         let (page, next) = try await self.page(
             sql, bind, sort: query.sort, limit: query.limit, cursor: query.cursor, logger: logger)
         let threads = try await replies(
@@ -51,12 +58,12 @@ extension PostgresActivityStore {
     {
         var bind = SQLBinds()
         let own = try query.ownFieldsOf.map { try bind($0) }
+        let me = try principal.userID.map { try bind($0) }
         var sql = """
-            SELECT \(CommentRow.columns(own: own)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
+            SELECT \(CommentRow.columns(own: own, shownTo: me)) \(CommentRow.from) JOIN activities a ON a.id = c.activity_id
             WHERE c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
             """
-        if let reader = principal.userID {
-            let me = try bind(reader)
+        if let me {
             sql += " AND \(ActivityReadable.predicate(activity: "a", user: me)) AND \(Unblocked.predicate("c.user_id", me))"
         }
         for (column, values) in [
@@ -107,9 +114,10 @@ extension PostgresActivityStore {
         }
         var bind = SQLBinds()
         let own = try query.ownFieldsOf.map { try bind($0) }
-        let unblocked = try reader.map { " AND \(Unblocked.predicate("c.user_id", try bind($0)))" } ?? ""
+        let me = try reader.map { try bind($0) }
+        let unblocked = me.map { " AND \(Unblocked.predicate("c.user_id", $0))" } ?? ""
         let sql = """
-            SELECT \(CommentRow.columns(own: own)) FROM (
+            SELECT \(CommentRow.columns(own: own, shownTo: me)) FROM (
                 SELECT c.*, row_number() OVER (PARTITION BY c.parent_id ORDER BY \(Self.order(query.sort))) AS n
                 FROM comments c WHERE c.parent_id = ANY(\(try bind(parents))) AND c.deleted_at IS NULL\(unblocked)
             ) c JOIN users u ON u.id = c.user_id

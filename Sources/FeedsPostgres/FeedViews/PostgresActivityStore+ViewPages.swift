@@ -98,14 +98,14 @@ extension PostgresActivityStore {
         guard let ranking else {
             return bind.query(
                 """
-                SELECT \(ActivityRow.columns(own: own, viewer: viewer)) FROM (\(picked)) p
+                SELECT \(ActivityRow.columns(own: own, viewer: viewer, shownTo: viewer)) FROM (\(picked)) p
                 JOIN activities a ON a.id = p.id JOIN users u ON u.id = a.user_id
                 ORDER BY a.created_at DESC, a.id DESC LIMIT \(limit)
                 """)
         }
         let score = try RankingSQL(ranking: ranking, now: now.timeIntervalSince1970).score(&bind)
         var sql = """
-            SELECT \(ActivityRow.columns(own: own, viewer: viewer)), s.score FROM (
+            SELECT \(ActivityRow.columns(own: own, viewer: viewer, shownTo: viewer)), s.score FROM (
                 SELECT a.id, \(score) AS score FROM (SELECT p.id, \(source) AS src FROM (\(picked)) p) p
                 JOIN activities a ON a.id = p.id) s
             JOIN activities a ON a.id = s.id JOIN users u ON u.id = a.user_id

@@ -5,9 +5,15 @@ import Foundation
 /// counts kept on its row, its newest reactions, and the reader's own reactions and bookmarks,
 /// each as one JSON column from a subquery that runs only when the activity's count says there
 /// is something to find. A page of 25 is one statement however much it carries.
+///
+/// A reader with blocks (`Unblocked`) is shown neither the reactions nor the comments of the
+/// users blocked either way with them, so their newest reactions leave those out, and the counts
+/// they see are the row's less those users' share (`hiddenShare`). Only reads ask for that:
+/// a write's read-back is also its event, which others get.
 enum EngagementColumns {
-    /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own fields are asked for.
-    static func sql(own: String?) -> String {
+    /// `own` is the SQL of the reader's user id (a bind), or nil when nobody's own fields are asked
+    /// for; `shownTo` the user whose blocks the counts leave out, or nil for the whole.
+    static func sql(own: String?, shownTo: String?) -> String {
         let ownBookmarks =
             own.map {
                 """
@@ -22,9 +28,10 @@ enum EngagementColumns {
             } ?? "NULL::text"
         return """
             a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count, a.share_count,
-            \(latestReactions(of: .activities)),
+            \(latestReactions(of: .activities, shownTo: shownTo)),
             \(ownReactions(of: .activities, own: own)),
-            \(ownBookmarks)
+            \(ownBookmarks),
+            \(hiddenShare(of: .activities, shownTo: shownTo))
             """
     }
 
@@ -35,20 +42,44 @@ enum EngagementColumns {
         var alias: String { self == .activities ? "a" : "c" }
         var table: String { self == .activities ? "activity_reactions" : "comment_reactions" }
         var key: String { self == .activities ? "activity_id" : "comment_id" }
+        /// The column of `comments` that points at the row: comments on an activity, replies to a comment.
+        var commentKey: String { self == .activities ? "activity_id" : "parent_id" }
+        /// The row's count of live comments (or replies).
+        var commentCount: String { self == .activities ? "a.comment_count" : "c.reply_count" }
     }
 
-    /// The newest reactions to the row, as JSON; run only when it has any.
-    static func latestReactions(of reacted: Reacted) -> String {
-        """
-        CASE WHEN \(reacted.alias).reaction_count > 0 THEN (
-            SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
-                \(user("ru"))) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
-            FROM (
-                SELECT * FROM \(reacted.table) WHERE \(reacted.key) = \(reacted.alias).id
-                ORDER BY created_at DESC, user_id DESC, type DESC LIMIT \(ActivityEngagement.latestLimit)
-            ) r JOIN users ru ON ru.id = r.user_id
-        )::text END
-        """
+    /// The newest reactions to the row, as JSON, without those of users blocked either way with
+    /// `shownTo` (a bind; nil for the whole); run only when it has any.
+    static func latestReactions(of reacted: Reacted, shownTo: String?) -> String {
+        let unblocked = shownTo.map { " AND (NOT \(Unblocked.anyBlock($0)) OR \(Unblocked.predicate("lr.user_id", $0)))" } ?? ""
+        return """
+            CASE WHEN \(reacted.alias).reaction_count > 0 THEN (
+                SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
+                    \(user("ru"))) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
+                FROM (
+                    SELECT * FROM \(reacted.table) lr WHERE lr.\(reacted.key) = \(reacted.alias).id\(unblocked)
+                    ORDER BY lr.created_at DESC, lr.user_id DESC, lr.type DESC LIMIT \(ActivityEngagement.latestLimit)
+                ) r JOIN users ru ON ru.id = r.user_id
+            )::text END
+            """
+    }
+
+    /// What the counts of the row hold of users blocked either way with `shownTo`: their
+    /// reactions by type and their live comments (replies, for a comment), as JSON
+    /// `[{type: count} or null, comments]`. NULL for the whole, for a reader without blocks and
+    /// for a row with nothing counted: the common page never runs it.
+    static func hiddenShare(of reacted: Reacted, shownTo viewer: String?) -> String {
+        guard let viewer else { return "NULL::text" }
+        let (row, blocked) = ("\(reacted.alias).id", Unblocked.users(of: viewer))
+        return """
+            CASE WHEN \(reacted.alias).reaction_count + \(reacted.commentCount) > 0 AND \(Unblocked.anyBlock(viewer)) THEN json_build_array(
+                (SELECT json_object_agg(h.type, h.n) FROM (
+                    SELECT hr.type, count(*) AS n FROM \(reacted.table) hr
+                    WHERE hr.\(reacted.key) = \(row) AND hr.user_id IN (\(blocked)) GROUP BY hr.type) h),
+                (SELECT count(*) FROM comments hc
+                    WHERE hc.\(reacted.commentKey) = \(row) AND hc.deleted_at IS NULL AND hc.user_id IN (\(blocked)))
+            )::text END
+            """
     }
 
     /// The reader's reactions to the row, as JSON; run only when it has any.
@@ -75,7 +106,7 @@ enum EngagementColumns {
         "(extract(epoch FROM \(column)) * 1000000)::int8"
     }
 
-    /// The engagement in the next eight columns of a row, in the order of `sql(own:)`.
+    /// The engagement in the next nine columns of a row, in the order of `sql(own:)`.
     static func decode(_ columns: inout RowReader, activityID: String) throws -> ActivityEngagement {
         var engagement = ActivityEngagement()
         let reactionCount: Int32 = try columns.next()
@@ -89,7 +120,39 @@ enum EngagementColumns {
         engagement.latestReactions = try reactions(try columns.next(), activityID: activityID)
         engagement.ownReactions = try reactions(try columns.next(), activityID: activityID)
         engagement.ownBookmarks = try bookmarks(try columns.next(), activityID: activityID)
+        let hidden = try HiddenShare(try columns.next())
+        engagement.reactionCount -= hidden.leaveOut(of: &engagement.reactionGroups)
+        engagement.commentCount = max(0, engagement.commentCount - hidden.comments)
         return engagement
+    }
+
+    /// `hiddenShare`'s column: what the counts leave out for the reader.
+    struct HiddenShare {
+        var reactions: [String: Int] = [:]
+        var comments = 0
+
+        init(_ text: String?) throws {
+            guard let text else { return }
+            guard case .array(let parts) = try JSONValue(parsing: text), parts.count == 2, let comments = parts[1].int
+            else { throw JSONParseError(offset: 0, problem: "a hidden share of another shape") }
+            self.comments = Int(comments)
+            if case .object(let types) = parts[0] {
+                for (type, count) in types { reactions[type] = count.int.map(Int.init) ?? 0 }
+            }
+        }
+
+        /// Takes the hidden reactions out of `groups` (a group left with none goes); how many went.
+        func leaveOut(of groups: inout [String: ReactionGroup]) -> Int {
+            var removed = 0
+            for (type, count) in reactions {
+                guard let group = groups[type] else { continue }
+                let taken = min(count, group.count)
+                removed += taken
+                groups[type]?.count -= taken
+                if group.count == taken { groups[type] = nil }
+            }
+            return removed
+        }
     }
 
     /// Reaction groups from their JSON column: `{type: {"count", "first", "last"}}`, times in µs.

@@ -121,12 +121,13 @@ extension PostgresActivityStore {
             var read = ActivityQuery(viewer: viewer, limit: ActivityQuery.maxLimit)
             read.ids = Array(Set(bookmarks.map(\.activityID)))
             read.ownFieldsOf = user
+            read.leavesOutBlocked = true
             for activity in try await queryActivities(read, logger: logger).activities {
                 activities[user + "\u{0}" + activity.id] = activity
             }
             let commentIDs = Array(Set(bookmarks.compactMap(\.commentID)))
             if commentIDs.isEmpty { continue }
-            for comment in try await self.comments(ids: commentIDs, by: viewer, ownFieldsOf: user, logger: logger) {
+            for comment in try await self.comments(ids: commentIDs, by: viewer, ownFieldsOf: user, leavesOutBlocked: true, logger: logger) {
                 comments[user + "\u{0}" + comment.id] = comment
             }
         }

@@ -89,7 +89,7 @@ extension PostgresActivityStore {
         let (table, key): (String, String)
         if let batch = query.batch {
             if batch.ofComments {
-                for comment in try await comments(ids: batch.ids, by: principal, ownFieldsOf: nil, logger: logger) {
+                for comment in try await comments(ids: batch.ids, by: principal, ownFieldsOf: nil, leavesOutBlocked: false, logger: logger) {
                     activityOf[comment.id] = comment.activityID
                 }
             } else {
@@ -178,7 +178,11 @@ extension PostgresActivityStore {
     private func readableComment(_ id: String, principal: Principal, ownFieldsOf user: String? = nil, logger: Logger) async throws
         -> Comment
     {
-        guard let comment = try await comment(id: id, by: principal, ownFieldsOf: user, logger: logger) else {
+        // A write's read-back, also its event: the whole counts.
+        guard
+            let comment = try await comments(ids: [id], by: principal, ownFieldsOf: user, leavesOutBlocked: false, logger: logger)
+                .first
+        else {
             throw FeedsError.notFound("comment \(id) does not exist")
         }
         return comment

@@ -17,7 +17,8 @@ extension PostgresActivityStore {
         // The reader's own reactions and bookmarks: bound first, so every shape numbers it $1.
         let own = try query.ownFieldsOf.map { try bind($0) }
         let viewer = try query.viewer.userID.map { try bind($0) }
-        let select = "SELECT \(ActivityRow.columns(own: own, viewer: viewer)) FROM "
+        let shownTo = query.leavesOutBlocked ? viewer : nil
+        let select = "SELECT \(ActivityRow.columns(own: own, viewer: viewer, shownTo: shownTo)) FROM "
         if query.sort != .newestFirst { return try sortedSQL(query, select: select, own: own, viewer: viewer, &bind) }
         let order = query.cursor?.direction == .newer ? "ASC" : "DESC"
 

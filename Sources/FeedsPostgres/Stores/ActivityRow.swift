@@ -8,8 +8,10 @@ enum ActivityRow {
     /// as `{"p": payload, "k": object key or null}`. Then its engagement (`EngagementColumns`,
     /// with the own fields of the user whose id is the SQL `own`). Then whether the row is only the
     /// preview of a tagged activity for the reader whose id is the SQL `viewer`
-    /// (`TagReadable.preview`). The last column is the exact microsecond timestamp for cursors.
-    static func columns(own: String?, viewer: String? = nil) -> String {
+    /// (`TagReadable.preview`). Counts and newest reactions leave out the share of the users
+    /// blocked either way with `shownTo`, when one is given. The last column is the exact
+    /// microsecond timestamp for cursors.
+    static func columns(own: String?, viewer: String? = nil, shownTo: String? = nil) -> String {
         """
         a.id, a.type, a.text, a.feeds, a.visibility, a.visibility_tag, a.restrict_replies, a.custom::text,
         a.created_at, a.updated_at, a.edited_at, a.deleted_at, a.expires_at, a.poll_id, a.parent_id, a.mentioned_user_ids,
@@ -19,7 +21,7 @@ enum ActivityRow {
             WHERE t.activity_id = a.id AND (t.object_key IS NULL OR o.state NOT IN ('deleting', 'deleted'))
         ), '[]')::text,
         u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
-        \(EngagementColumns.sql(own: own)),
+        \(EngagementColumns.sql(own: own, shownTo: shownTo)),
         \(TagReadable.preview(activity: "a", user: viewer)),
         \(own.map { ActivityHidden.by(activity: "a", user: $0) } ?? "false"),
         (extract(epoch FROM a.created_at) * 1000000)::bigint

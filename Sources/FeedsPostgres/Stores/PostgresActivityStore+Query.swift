@@ -60,6 +60,7 @@ extension PostgresActivityStore {
         if query.embedsParents, !parentIDs.isEmpty {
             var read = ActivityQuery(viewer: query.viewer, limit: parentIDs.count)
             (read.ids, read.ownFieldsOf, read.embedsParents) = (Array(parentIDs), query.ownFieldsOf, false)
+            read.leavesOutBlocked = query.leavesOutBlocked
             var decoded: [ActivityRow.Decoded] = []
             for try await row in try await run(try Self.sql(for: read)) { decoded.append(try ActivityRow.decode(row)) }
             let parents = try await enriched(Self.page(decoded, read), read, logger: logger, run).activities

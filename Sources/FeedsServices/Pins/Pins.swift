@@ -41,6 +41,7 @@ package struct Pins<Store: ActivityStore>: Sendable {
         var query = ActivityQuery(viewer: viewer, limit: records.count)
         query.ids = records.map(\.activityID)
         query.ownFieldsOf = reader
+        query.leavesOutBlocked = true
         let activities = try await store.queryActivities(query, logger: logger).activities
         let byID = Dictionary(activities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let shown = records.compactMap { record in

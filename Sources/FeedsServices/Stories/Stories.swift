@@ -72,6 +72,7 @@ package struct Stories<Store: ActivityStore>: Sendable {
     ) async throws -> [AggregatedGroup] {
         var query = ActivityQuery(feeds: [feed.description], viewer: viewer, limit: ReadTimeAggregation.window)
         query.ownFieldsOf = reader
+        query.leavesOutBlocked = true
         let activities = try await store.queryActivities(query, logger: logger).activities
         let stories = group.config.stories
         let watched = stories?.trackWatched == true ? try await watchedSet(activities, reader: reader, logger: logger) : nil
