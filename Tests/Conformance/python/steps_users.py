@@ -96,6 +96,28 @@ def users_blocked_listed_and_unblocked(run):
 
 
 @step
+def users_blocked_left_out_of_the_blockers_counts(run):
+    """What a blocker is shown of a post leaves the blocked user's reactions out; the server sees the whole."""
+    carol, dave, erin = (f"{run.alice}-{name}" for name in ("carol", "dave", "erin"))
+    run.client.update_users(users={user: UserRequest(id=user) for user in (carol, dave, erin)})
+    post = run.client.feeds.add_activity(type="post", feeds=[f"user:{carol}"], text="carol's", user_id=carol).data.activity
+    for user in (dave, erin):
+        run.client.feeds.add_activity_reaction(activity_id=post.id, type="like", user_id=user)
+    run.client.block_users(blocked_user_id=dave, user_id=erin)
+    as_erin = Stream(api_key=run.api_key, token=run.client.create_token(erin), base_url=run.base_url)
+    seen = as_erin.feeds.get_activity(id=post.id).data
+    check_decoded(seen)
+    activity = seen.activity
+    expect_equal(
+        (activity.reaction_count, activity.reaction_groups["like"].count, [r.user.id for r in activity.latest_reactions]),
+        (1, 1, [erin]), "erin's view of the post, dave blocked")
+    whole = run.client.feeds.get_activity(id=post.id).data.activity
+    expect_equal(
+        (whole.reaction_count, whole.reaction_groups["like"].count, sorted(r.user.id for r in whole.latest_reactions)),
+        (2, 2, sorted([dave, erin])), "the server's view")
+
+
+@step
 def devices_registered_listed_and_removed(run):
     token = f"push-token-{run.suffix}"
     check_decoded(run.client.create_device(id=token, push_provider="firebase", push_provider_name="main", user_id=run.alice).data)
