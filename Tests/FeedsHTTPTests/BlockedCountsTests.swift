@@ -33,10 +33,12 @@ import Testing
             #expect(try await server.api(.POST, "/users/block", as: "alice", json: #"{"blocked_user_id":"bob"}"#).status == 201)
 
             /// What `viewer` (nil: the server) is shown of the post, by id and on carol's feed page, and of dave's comment.
-            func shown(to viewer: String?) async throws -> (reactions: Int, groups: [String: Int], latest: [String], comments: Int,
-                daveReplies: Int, daveReactions: Int, daveLatest: [String])
-            {
-                let read = try await server.api(.GET, "/feeds/activities/\(post)", as: viewer, query: viewer == nil ? "&user_id=carol" : "")
+            func shown(to viewer: String?) async throws -> (
+                reactions: Int, groups: [String: Int], latest: [String], comments: Int,
+                daveReplies: Int, daveReactions: Int, daveLatest: [String]
+            ) {
+                let read = try await server.api(
+                    .GET, "/feeds/activities/\(post)", as: viewer, query: viewer == nil ? "&user_id=carol" : "")
                 #expect(read.status == 200, "\(read.text)")
                 let activity = read.body["activity"]
                 if let viewer {
@@ -88,7 +90,9 @@ import Testing
         try await TestServer.run { server in
             for user in ["alice", "bob", "carol", "dave"] { try await server.createFeed("user:\(user)", owner: user) }
             let post = try #require(try await server.addActivity(as: "carol", text: "carol's")["id"].string)
-            #expect(try await server.api(.POST, "/feeds/activities/\(post)/reactions", as: "bob", json: #"{"type":"like"}"#).status == 201)
+            #expect(
+                try await server.api(.POST, "/feeds/activities/\(post)/reactions", as: "bob", json: #"{"type":"like"}"#).status
+                    == 201)
             #expect(try await server.api(.POST, "/users/block", as: "alice", json: #"{"blocked_user_id":"bob"}"#).status == 201)
             let (socket, inbox, connection) = try await server.connected("dave")
             try await server.watch("user:carol", as: "dave", connectionID: connection)

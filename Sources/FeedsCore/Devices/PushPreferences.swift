@@ -29,4 +29,11 @@ public struct PushPreferences: Sendable, Equatable, Codable {
         if let disabledUntil, disabledUntil > now { return false }
         return level == .all && types[type] != Level.none
     }
+
+    /// Whether a new activity of `type` in a feed the user follows (with `push_preference` `all`)
+    /// is pushed at `now`: `custom_activity_types` turns a type off.
+    public func allowsActivity(ofType type: String, now: Date) -> Bool {
+        if let disabledUntil, disabledUntil > now { return false }
+        return level == .all && customActivityTypes[type] != Level.none
+    }
 }

@@ -16,6 +16,11 @@ public protocol DeviceStore: Sendable {
     /// Each user's push settings (the defaults for one who set none).
     func pushPreferences(of users: [String], logger: Logger) async throws -> [String: PushPreferences]
 
+    /// The followers to tell about activity `id` (`FollowerPush`), other than its author and
+    /// users blocked either way with them, in recipient order after `after`, at most `limit` (a
+    /// recipient's devices may be none, when they were removed between two reads).
+    func followerPushes(of id: String, after: String?, limit: Int, logger: Logger) async throws -> [FollowerPush]
+
     /// Replaces each user's push settings, all or none (a user that does not exist is made).
     func setPushPreferences(_ preferences: [String: PushPreferences], logger: Logger) async throws
 }

@@ -97,7 +97,7 @@ extension FeedsAPIImplementation {
         let item = try item(body, files: files.count, request: request)
         return try await activities.add(
             item.draft, given: item.given, files: files, pollID: body.pollId, mentions: item.mentions,
-            enrich: body.skipEnrichUrl != true, settings: settings, recording: recording, principal: request.principal,
+            enrich: body.skipEnrichUrl != true, push: item.push, settings: settings, recording: recording, principal: request.principal,
             logger: request.logger)
     }
 
@@ -144,7 +144,7 @@ extension FeedsAPIImplementation {
         draft.mentionedUserIDs = try Mentions.checked(body.mentionedUserIds)
         return Activities<Store>.UpsertItem(
             draft: draft, given: try body.attachments?.map { try recode($0) } ?? [],
-            mentions: body.createNotificationActivity == true ? draft.mentionedUserIDs : nil)
+            mentions: body.createNotificationActivity == true ? draft.mentionedUserIDs : nil, push: body.skipPush != true)
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {

@@ -85,7 +85,9 @@ extension FeedsAPIImplementation {
             attachments: [], filesToCome: given.count + files)
         return Comments<Store>.BatchItem(
             draft: draft, given: given,
-            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification))
+            notify: NotificationRequest(
+                create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification,
+                skipPush: body.skipPush))
     }
 
     func getComment(_ input: Operations.GetComment.Input) async throws -> Operations.GetComment.Output {

@@ -11,7 +11,9 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let asked = (
             try Self.input(body),
-            NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification)
+            NotificationRequest(
+                create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification,
+                skipPush: body.skipPush)
         )
         let follow = try await follows.follow([asked], batch: false, principal: request.principal, logger: request.logger)
         guard let made = follow.first?.follow else { throw FeedsError(.internal, "the follow was not returned") }
@@ -37,7 +39,9 @@ extension FeedsAPIImplementation {
         guard case .json(let body) = input.body else { throw FeedsError(.unsupportedMediaType, "expected a JSON body") }
         let asked = (
             try Self.input(body, field: ""),
-            NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification)
+            NotificationRequest(
+                create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification,
+                skipPush: body.skipPush)
         )
         let made = try await follows.follow([asked], batch: true, principal: request.principal, logger: request.logger)
         guard let first = made.first else { throw FeedsError(.internal, "the follow was neither made nor found") }
@@ -77,7 +81,9 @@ extension FeedsAPIImplementation {
         let asked = try body.follows.enumerated().map { index, follow in
             (
                 try Self.input(follow, field: "follows[\(index)]."),
-                NotificationRequest(create: follow.createNotificationActivity, copyCustom: follow.copyCustomToNotification)
+                NotificationRequest(
+                    create: follow.createNotificationActivity, copyCustom: follow.copyCustomToNotification,
+                    skipPush: follow.skipPush)
             )
         }
         let made = try await follows.follow(asked, batch: true, principal: request.principal, logger: request.logger)

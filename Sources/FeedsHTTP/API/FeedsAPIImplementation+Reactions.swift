@@ -17,7 +17,9 @@ extension FeedsAPIImplementation {
             userID: body.userId ?? body.user?.id)
         let (stored, activity) = try await reactions.add(
             reaction, toActivity: input.path.id, userID: user,
-            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification),
+            notify: NotificationRequest(
+                create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification,
+                skipPush: body.skipPush),
             principal: request.principal, logger: request.logger)
         return .created(
             .init(
@@ -67,7 +69,9 @@ extension FeedsAPIImplementation {
             userID: body.userId ?? body.user?.id)
         let (stored, comment) = try await reactions.add(
             reaction, toComment: input.path.id, userID: user,
-            notify: NotificationRequest(create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification),
+            notify: NotificationRequest(
+                create: body.createNotificationActivity, copyCustom: body.copyCustomToNotification,
+                skipPush: body.skipPush),
             principal: request.principal, logger: request.logger)
         return .created(
             .init(

@@ -30,11 +30,19 @@ extension PostgresActivityStore {
     }
 
     public func devices(of user: String, logger: Logger) async throws -> [Device] {
-        let rows = try await reads.query(
-            """
-            SELECT id, user_id, push_provider, push_provider_name, hardware_id, voip, disabled, disabled_reason, created_at
-            FROM devices WHERE user_id = \(user) ORDER BY created_at DESC, id DESC LIMIT \(Device.maxPerUser)
-            """, logger: logger)
+        try await Self.devices(
+            reads.query(
+                """
+                SELECT \(unescaped: Self.deviceColumns) FROM devices WHERE user_id = \(user)
+                ORDER BY created_at DESC, id DESC LIMIT \(Device.maxPerUser)
+                """, logger: logger))
+    }
+
+    static let deviceColumns =
+        "id, user_id, push_provider, push_provider_name, hardware_id, voip, disabled, disabled_reason, created_at"
+
+    /// The devices of rows of `deviceColumns`.
+    static func devices(_ rows: PostgresRowSequence) async throws -> [Device] {
         var devices: [Device] = []
         for try await (id, userID, provider, name, hardware, voip, disabled, reason, created) in rows.decode(
             (String, String, String, String, String, Bool, Bool, String, Date).self)

@@ -162,7 +162,8 @@ enum EngagementColumns {
             guard case .object(let fields) = group, let count = fields["count"]?.int, let first = fields["first"]?.int,
                 let last = fields["last"]?.int
             else { throw JSONParseError(offset: 0, problem: "a reaction group without count, first and last") }
-            groups[type] = ReactionGroup(count: Int(count), firstReactionAt: date(micros: first), lastReactionAt: date(micros: last))
+            groups[type] = ReactionGroup(
+                count: Int(count), firstReactionAt: date(micros: first), lastReactionAt: date(micros: last))
         }
         return groups
     }
@@ -206,12 +207,15 @@ enum EngagementColumns {
         else { throw JSONParseError(offset: 0, problem: "a user row of another shape") }
         return User(
             id: id, name: fields[1].stringValue, image: fields[2].stringValue, role: role, language: language,
-            teams: teams.compactMap(\.stringValue), custom: custom, createdAt: date(micros: created), updatedAt: date(micros: updated))
+            teams: teams.compactMap(\.stringValue), custom: custom, createdAt: date(micros: created),
+            updatedAt: date(micros: updated))
     }
 
     private static func arrays(_ text: String?) throws -> [[JSONValue]] {
         guard let text else { return [] }
-        guard case .array(let rows) = try JSONValue(parsing: text) else { throw JSONParseError(offset: 0, problem: "not an array") }
+        guard case .array(let rows) = try JSONValue(parsing: text) else {
+            throw JSONParseError(offset: 0, problem: "not an array")
+        }
         return try rows.map { row in
             guard case .array(let fields) = row else { throw JSONParseError(offset: 0, problem: "not an array of arrays") }
             return fields

@@ -26,10 +26,12 @@ package struct Activities<Store: ActivityStore>: Sendable {
     /// AddActivity: `draft`, checked, with `given` attachments (URLs and payloads) still to link
     /// and `files` still to store, its poll (`pollID`) to carry; `mentions` are told when the
     /// request asked for notifications; its text's first link is previewed when `enrich`
-    /// (`LinkEnrichment`). The reply `recording` makes is written with the activity.
+    /// (`LinkEnrichment`). The reply `recording` makes is written with the activity. Followers who
+    /// asked for pushes are told (`Notifier.pushToFollowers`) unless `push` is off (`skip_push`).
     package func add(
         _ draft: ActivityDraft, given: [JSONObject], files: [AttachedFile], pollID: String?, mentions: [String]?,
-        enrich: Bool = false, settings: AppSettings, recording: IdempotentRecord<Activity>?, principal: Principal,
+        enrich: Bool = false, push: Bool = true, settings: AppSettings, recording: IdempotentRecord<Activity>?,
+        principal: Principal,
         logger: Logger
     ) async throws -> Activity {
         var draft = draft
@@ -72,11 +74,12 @@ package struct Activities<Store: ActivityStore>: Sendable {
         }
         activity = carry(activity)
         events.activity("feeds.activity.added", activity, actor: activity.user)
+        if push { notifier.pushToFollowersLater(activity, logger: logger) }
         if let mentions {
             // A mention copies no custom data: AddActivity's copy_custom_to_notification is
             // deprecated in Stream's spec (notification_context carries the target instead).
             let drafts = mentions.map { NotificationDraft.mention(of: $0, in: activity, copyCustom: false) }
-            try await notifier.notifyReaders(drafts, of: activity.id, logger: logger)
+            try await notifier.notifyReaders(drafts, of: activity.id, push: push, logger: logger)
         }
         return activity
     }
@@ -92,7 +95,9 @@ package struct Activities<Store: ActivityStore>: Sendable {
         change: @escaping @Sendable (_ current: Activity, _ linked: [StoredAttachment]?) throws -> ActivityDraft
     ) async throws -> Activity {
         // A poll the change puts on: one the activity's owner made (any, for the server).
-        if let poll, !poll.isEmpty { _ = try await polls.attachable(poll, to: principal.userID ?? "", principal: principal, logger: logger) }
+        if let poll, !poll.isEmpty {
+            _ = try await polls.attachable(poll, to: principal.userID ?? "", principal: principal, logger: logger)
+        }
         var linked: [StoredAttachment]?
         if let given { linked = try await link(given, into: id, principal: principal, field: attachmentsField, logger: logger) }
         if let parent { try await checkParent(parent, of: id, poster: principal.userID, field: parentField, logger: logger) }
@@ -139,9 +144,11 @@ package struct Activities<Store: ActivityStore>: Sendable {
         package var draft: ActivityDraft
         package var given: [JSONObject]
         package var mentions: [String]?
+        /// Whether a new one is pushed to followers (`skip_push` off).
+        package var push: Bool
 
-        package init(draft: ActivityDraft, given: [JSONObject], mentions: [String]?) {
-            (self.draft, self.given, self.mentions) = (draft, given, mentions)
+        package init(draft: ActivityDraft, given: [JSONObject], mentions: [String]?, push: Bool = true) {
+            (self.draft, self.given, self.mentions, self.push) = (draft, given, mentions, push)
         }
     }
 
@@ -157,7 +164,8 @@ package struct Activities<Store: ActivityStore>: Sendable {
                         "an activity may hold at most \(ActivityDraft.maxAttachments) attachments", field: "attachments")
                 }
                 var draft = item.draft
-                draft.attachments = try await link(item.given, into: draft.id, principal: principal, field: "attachments", logger: logger)
+                draft.attachments = try await link(
+                    item.given, into: draft.id, principal: principal, field: "attachments", logger: logger)
                 _ = try await checkParent(of: draft, logger: logger)
                 try await feedGroups.require(draft.feeds, logger: logger)
                 drafts.append(draft)
@@ -169,11 +177,13 @@ package struct Activities<Store: ActivityStore>: Sendable {
         let shown = try await written.map(\.activity).shown(to: principal, store: store, logger: logger)
         for index in written.indices { written[index].activity = shown[index] }
         let mentions = Dictionary(items.map { ($0.draft.id, $0.mentions) }, uniquingKeysWith: { first, _ in first })
+        let pushed = Set(items.filter(\.push).map(\.draft.id))
         for (activity, created) in written {
             events.activity(created ? "feeds.activity.added" : "feeds.activity.updated", activity, actor: activity.user)
+            if created, pushed.contains(activity.id) { notifier.pushToFollowersLater(activity, logger: logger) }
             if created, let users = mentions[activity.id] ?? nil {
                 let drafts = users.map { NotificationDraft.mention(of: $0, in: activity, copyCustom: false) }
-                try await notifier.notifyReaders(drafts, of: activity.id, logger: logger)
+                try await notifier.notifyReaders(drafts, of: activity.id, push: pushed.contains(activity.id), logger: logger)
             }
         }
         return written.map(\.activity)

@@ -42,7 +42,7 @@ package struct Comments<Store: ActivityStore>: Sendable {
         }
         events.comment("feeds.comment.added", comment, logger: logger)
         // After the comment stands: a notification that fails is written by the client's retry.
-        if let notify { try await notifier.commented(comment, copyCustom: notify.copyCustom, logger: logger) }
+        if let notify { try await notifier.commented(comment, copyCustom: notify.copyCustom, push: notify.push, logger: logger) }
         return comment
     }
 
@@ -75,7 +75,7 @@ package struct Comments<Store: ActivityStore>: Sendable {
         let made = try await store.addComments(drafts, by: principal, logger: logger)
         for (comment, item) in zip(made, items) {
             events.comment("feeds.comment.added", comment, logger: logger)
-            if let notify = item.notify { try await notifier.commented(comment, copyCustom: notify.copyCustom, logger: logger) }
+            if let notify = item.notify { try await notifier.commented(comment, copyCustom: notify.copyCustom, push: notify.push, logger: logger) }
         }
         return made
     }

@@ -34,7 +34,7 @@ package struct Follows<Store: ActivityStore>: Sendable {
         for made in follows where made.created { events.follow("feeds.follow.created", made.follow) }
         for (made, asked) in zip(follows, asked) {
             guard let notify = asked.notify else { continue }
-            try await notifier.notify(.follow(made.follow, copyCustom: notify.copyCustom), logger: logger)
+            try await notifier.notify(.follow(made.follow, copyCustom: notify.copyCustom), push: notify.push, logger: logger)
         }
         return follows
     }

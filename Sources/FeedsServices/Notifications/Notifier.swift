@@ -25,12 +25,13 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     }
 
     /// Writes the notification a write asked for (nil: nobody to tell) and tells its recipient,
-    /// and their devices through the app's webhooks when their push settings allow.
-    package func notify(_ draft: NotificationDraft?, logger: Logger) async throws {
+    /// and their devices through the app's webhooks when their push settings allow (and `push`:
+    /// the write's `skip_push` turns it off).
+    package func notify(_ draft: NotificationDraft?, push: Bool = true, logger: Logger) async throws {
         guard let draft else { return }
         let group = try await notifications.add(draft, format: format(), logger: logger)
         try await published(feed: draft.feed, group: group, logger: logger)
-        if let group, pushes() { try await push(draft, group: group.group, logger: logger) }
+        if let group, push, pushes() { try await self.push(draft, group: group.group, logger: logger) }
     }
 
     private func push(_ draft: NotificationDraft, group: String, logger: Logger) async throws {
@@ -41,31 +42,67 @@ package struct Notifier<Store: ActivityStore>: Sendable {
         events.push(draft, group: group, devices: devices)
     }
 
+    /// Pushes a new activity to the followers who asked for it (`push_preference` `all`) through
+    /// the app's webhooks, as their push settings allow; a page of followers at a time, so a post
+    /// to a million followers holds no more than a page. Only when a webhook takes pushes.
+    package func pushToFollowers(_ activity: Activity, logger: Logger) async throws {
+        guard pushes() else { return }
+        var after: String?
+        while true {
+            let followers = try await store.followerPushes(
+                of: activity.id, after: after, limit: FollowerPush.page, logger: logger)
+            guard let last = followers.last else { return }
+            let preferences = try await store.pushPreferences(of: followers.map(\.recipient), logger: logger)
+            let now = Date()
+            for follower in followers where !follower.devices.isEmpty {
+                guard preferences[follower.recipient]?.allowsActivity(ofType: activity.type, now: now) ?? true else { continue }
+                events.push(activity, to: follower)
+            }
+            if followers.count < FollowerPush.page { return }
+            after = last.recipient
+        }
+    }
+
+    /// `pushToFollowers` off the request's path: the reply does not wait for the followers.
+    package func pushToFollowersLater(_ activity: Activity, logger: Logger) {
+        guard pushes() else { return }
+        let notifier = self
+        Task {
+            do {
+                try await notifier.pushToFollowers(activity, logger: logger)
+            } catch {
+                logger.warning("follower pushes not sent", metadata: ["activity": "\(activity.id)", "error": "\(error)"])
+            }
+        }
+    }
+
     /// Mentions tell only those who may read the activity: a mention in a followers-only post
     /// tells nothing of it to a user who does not follow.
-    package func notifyReaders(_ drafts: [NotificationDraft?], of activityID: String, logger: Logger) async throws {
+    package func notifyReaders(
+        _ drafts: [NotificationDraft?], of activityID: String, push: Bool = true, logger: Logger
+    ) async throws {
         var seen = Set<String>()
         for case let draft? in drafts where seen.insert(draft.source).inserted {
             guard try await store.activity(id: activityID, viewer: .user(draft.recipient), logger: logger) != nil else {
                 continue
             }
-            try await notify(draft, logger: logger)
+            try await notify(draft, push: push, logger: logger)
         }
     }
 
     /// A comment tells its activity's owner; a reply, the author of the comment it answers; and
     /// each user it mentions who may read the activity.
-    package func commented(_ comment: Comment, copyCustom: Bool, logger: Logger) async throws {
+    package func commented(_ comment: Comment, copyCustom: Bool, push: Bool = true, logger: Logger) async throws {
         guard let activity = try await store.activity(id: comment.activityID, viewer: .server, logger: logger) else { return }
         var parent: Comment?
         if let parentID = comment.parentID {
             parent = try await store.comment(id: parentID, by: .server, ownFieldsOf: nil, logger: logger)
         }
-        try await notify(.comment(comment, on: activity, replyingTo: parent, copyCustom: copyCustom), logger: logger)
+        try await notify(.comment(comment, on: activity, replyingTo: parent, copyCustom: copyCustom), push: push, logger: logger)
         let mentions = comment.mentionedUserIDs.map {
             NotificationDraft.commentMention(of: $0, in: comment, on: activity, copyCustom: copyCustom)
         }
-        try await notifyReaders(mentions, of: activity.id, logger: logger)
+        try await notifyReaders(mentions, of: activity.id, push: push, logger: logger)
     }
 
     /// Takes back the notification `source` made, if it made one.

@@ -25,7 +25,7 @@ package struct Reactions<Store: ActivityStore>: Sendable {
         let (stored, activity) = try await store.addReaction(
             reaction, activityID: id, userID: userID, by: principal, logger: logger)
         if let notify {
-            try await notifier.notify(.reaction(stored, to: activity, copyCustom: notify.copyCustom), logger: logger)
+            try await notifier.notify(.reaction(stored, to: activity, copyCustom: notify.copyCustom), push: notify.push, logger: logger)
         }
         events.activity(
             reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
@@ -54,7 +54,7 @@ package struct Reactions<Store: ActivityStore>: Sendable {
         let (stored, comment) = try await store.addCommentReaction(
             reaction, commentID: id, userID: userID, by: principal, logger: logger)
         if let notify {
-            try await notifier.notify(.commentReaction(stored, to: comment, copyCustom: notify.copyCustom), logger: logger)
+            try await notifier.notify(.commentReaction(stored, to: comment, copyCustom: notify.copyCustom), push: notify.push, logger: logger)
         }
         events.comment(
             reaction.enforceUnique ? "feeds.comment.reaction.updated" : "feeds.comment.reaction.added", comment, reaction: stored,
