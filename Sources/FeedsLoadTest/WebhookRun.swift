@@ -6,7 +6,8 @@ import NIOHTTP1
 
 /// `feeds loadtest --scenario webhooks`: a receiver on loopback (`WebhookReceiver`) becomes the
 /// app's `webhook_url`, then `users` authors post `rate` activities a second between them (each
-/// to their own feed, so the events spread over the outbox's lanes). The report gives, for every
+/// to their own feed, so the events spread over the outbox's lanes): one AddActivity each, or
+/// with `batch` over 1, UpsertActivities calls of that many (the server's, naming each author). The report gives, for every
 /// acknowledged post, the time from its 201 (the write committed) to its `feeds.activity.added`
 /// reaching the receiver, the rate the receiver got them at, and what never came or came twice
 /// (by `X-Webhook-Id`). The server must allow 127.0.0.1 (`FEEDS_WEBHOOK_ALLOWED_HOSTS`).
@@ -22,6 +23,8 @@ public struct WebhookRun: Sendable {
         public var userPrefix: String
         /// Seconds the count waits for late deliveries before they count as lost.
         public var patience: Double = 30
+        /// Activities a request: 1 posts each with AddActivity, more through UpsertActivities.
+        public var batch = 1
 
         public init(url: String, apiKey: String, apiSecret: String, rate: Double, seconds: Double, users: Int, userPrefix: String) {
             self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
@@ -88,20 +91,29 @@ public struct WebhookRun: Sendable {
         let interval = Duration.seconds(1 / options.rate)
         let total = Int(options.seconds * options.rate)
         var failedPosts = 0
-        await withTaskGroup(of: Bool.self) { group in
-            for seq in 0..<total {
-                try? await clock.sleep(until: start + interval * seq)
-                let author = seq % authors.count
+        let batch = max(1, options.batch)
+        await withTaskGroup(of: Int.self) { group in
+            for first in stride(from: 0, to: total, by: batch) {
+                try? await clock.sleep(until: start + interval * first)
+                let seqs = Array(first..<min(first + batch, total))
                 group.addTask {
-                    let body = #"{"type":"post","feeds":["user:\#(authors[author])"],"text":"wh-\#(seq)"}"#
-                    guard (try? await call(client, .POST, "/feeds/activities", token: tokens[author], body: body, expect: 201)) != nil
-                    else { return false }
+                    let (path, token, body) =
+                        if batch == 1 {
+                            ("/feeds/activities", tokens[first % authors.count], Self.activity(first, authors, named: false))
+                        } else {
+                            (
+                                "/feeds/activities/batch", serverToken,
+                                #"{"activities":[\#(seqs.map { Self.activity($0, authors, named: true) }.joined(separator: ","))]}"#
+                            )
+                        }
+                    guard (try? await call(client, .POST, path, token: token, body: body, expect: 201)) != nil
+                    else { return seqs.count }
                     let now = ContinuousClock.now
-                    acknowledgedAt.withLock { $0[seq] = now }
-                    return true
+                    acknowledgedAt.withLock { for seq in seqs { $0[seq] = now } }
+                    return 0
                 }
             }
-            for await ok in group where !ok { failedPosts += 1 }
+            for await failed in group { failedPosts += failed }
         }
         let acknowledged = acknowledgedAt.withLock { $0 }
         let deadline = clock.now + .seconds(options.patience)
@@ -129,6 +141,13 @@ public struct WebhookRun: Sendable {
             failedPosts: failedPosts, deliveredPerSecond: seconds > 0 ? Double(arrivals.count) / seconds : 0,
             latencyP50MS: latency.millis(atPercentile: 50), latencyP99MS: latency.millis(atPercentile: 99),
             latencyMaxMS: latency.totalCount == 0 ? 0 : Double(latency.max) / 1000)
+    }
+
+    /// Post `seq`, by its author (named in it for the server's batch).
+    static func activity(_ seq: Int, _ authors: [String], named: Bool) -> String {
+        let author = authors[seq % authors.count]
+        let user = named ? #","user_id":"\#(author)""# : ""
+        return #"{"type":"post","feeds":["user:\#(author)"],"text":"wh-\#(seq)"\#(user)}"#
     }
 
     /// When each post's `feeds.activity.added` first arrived, by its number.

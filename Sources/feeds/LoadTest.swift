@@ -28,6 +28,7 @@ struct LoadTest: AsyncParsableCommand {
     var wsURL: String?
     @Option(help: "realtime: sockets watching the author's feed.") var watchers = 100
     @Option(help: "realtime, webhooks: posts per second (realtime: 0 holds the sockets only).") var rate: Double = 100
+    @Option(help: "webhooks: activities a request (over 1: UpsertActivities batches).") var batch = 1
     @Flag(name: .customLong("no-progress"), help: "Do not print the progress line.") var noProgress = false
 
     func validate() throws {
@@ -92,10 +93,11 @@ struct LoadTest: AsyncParsableCommand {
 
     /// `--scenario webhooks`: posts at `rate`, each event timed to a receiver (`WebhookRun`).
     private func runWebhooks(key: String, secret: String) async throws {
-        let run = WebhookRun(
-            options: .init(
-                url: url, apiKey: key, apiSecret: secret, rate: rate, seconds: duration ?? 10, users: users,
-                userPrefix: userPrefix == "loadtest" ? "webhooks" : userPrefix))
+        var options = WebhookRun.Options(
+            url: url, apiKey: key, apiSecret: secret, rate: rate, seconds: duration ?? 10, users: users,
+            userPrefix: userPrefix == "loadtest" ? "webhooks" : userPrefix)
+        options.batch = batch
+        let run = WebhookRun(options: options)
         try await finish { try await run.run() }
     }
 }

@@ -79,6 +79,30 @@ public struct AVTools: Sendable {
         throw FeedsError.input("no poster frame could be read from this video", field: "w")
     }
 
+    /// Decodes the BMP at `path` into a PNG at `destination`, for the formats libvips reads only
+    /// through loaders that stay blocked (ImageMagick): ffmpeg's decoder, fuzzed as its video
+    /// decoders are, in a process of its own under the same memory and time caps. The caller
+    /// checks the header's size against the pixel limit first.
+    ///
+    /// - Throws: `FeedsError` (`.input`) when ffmpeg cannot decode it in time.
+    public func decodeBMP(_ path: String, to destination: String) async throws {
+        unlink(destination)
+        let run = try await run(
+            ffmpeg,
+            [
+                "-nostdin", "-v", "error", "-threads", "1", "-protocol_whitelist", "file", "-f", "bmp_pipe",
+                "-i", "file:" + path, "-frames:v", "1", "-map_metadata", "-1", "-fflags", "+bitexact",
+                "-flags:v", "+bitexact", "-f", "image2", "-update", "1", "-c:v", "png", "-y", "file:" + destination,
+            ])
+        if !run.timedOut, run.status == 0, let size = try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int,
+            size > 0
+        {
+            return
+        }
+        unlink(destination)
+        throw FeedsError.input("the image cannot be decoded, so it cannot be resized", field: "w")
+    }
+
     /// The loudness of the audio at `path` in `bars` equal slices, each its peak from 0 (silence)
     /// to 1 (full scale), as Stream's voice recordings carry in `waveform_data`; nil when it
     /// cannot be read in time.

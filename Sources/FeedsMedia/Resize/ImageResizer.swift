@@ -17,7 +17,7 @@ public enum ImageResizer {
     /// The same, for a client that takes only the usual formats.
     public static func outputType(for mimeType: String) -> String? {
         switch MediaSniffer.normalized(mimeType) {
-        case "image/jpeg", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence": "image/jpeg"
+        case "image/jpeg", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence", "image/bmp": "image/jpeg"
         case "image/png": "image/png"
         case "image/webp": "image/webp"
         case "image/gif": "image/gif"
@@ -27,11 +27,12 @@ public enum ImageResizer {
 
     /// Writes the resize of the image at `source` (of the sniffed `mimeType`) to `destination`;
     /// returns the output's type and size. A source that is not a resizable image, is over the
-    /// pixel limit or cannot be decoded is a 400.
+    /// pixel limit or cannot be decoded is a 400. `decodedFrom`: the type of the original that
+    /// `source` was decoded from (a BMP's PNG), whose output type the result takes.
     public static func resize(
-        source: String, mimeType: String, request: ResizeRequest, to destination: String
+        source: String, mimeType: String, decodedFrom original: String? = nil, request: ResizeRequest, to destination: String
     ) throws -> (mimeType: String, size: ResizePlan.Size) {
-        guard let output = outputType(for: mimeType, webp: request.webp) else {
+        guard let output = outputType(for: original ?? mimeType, webp: request.webp) else {
             throw FeedsError.input("\(mimeType) files cannot be resized; fetch the URL without w and h", field: "w")
         }
         guard let dimensions = try ImageProbe.dimensions(ofFileAt: source) else {

@@ -8,7 +8,8 @@ import Foundation
 /// fetched into the same cache once, then resized from there. A video's variants are of its
 /// poster frame (`AVTools.poster`), made once and kept in the cache beside them: so a poster
 /// goes when its video does, like every variant, and a video nobody views costs no ffmpeg run
-/// but the one its upload makes.
+/// but the one its upload makes. A BMP, which libvips reads only through a blocked loader, is
+/// decoded by ffmpeg into a PNG once, kept the same way.
 package struct ImageVariants: Sendable {
     package let cache: VariantCache
     /// Resizes and posters at once: each holds a decoded picture, so this bounds the memory.
@@ -38,11 +39,20 @@ package struct ImageVariants: Sendable {
         }
         let name = "\(key.rawValue)#\(request.variantName)"
         let make: @Sendable (String) async throws -> String = { [self] destination in
-            let (original, type) = isVideo ? (try await poster(of: key, mimeType: mimeType, media: media, source: source), "image/jpeg") : (try await source(), mimeType)
+            // The file libvips resizes, its type, and the type whose output the variant takes.
+            let (original, type, shownAs): (String, String, String) =
+                if isVideo {
+                    (try await poster(of: key, mimeType: mimeType, media: media, source: source), "image/jpeg", "image/jpeg")
+                } else if mimeType == "image/bmp" {
+                    (try await decodedBMP(of: key, source: source), "image/png", mimeType)
+                } else {
+                    (try await source(), mimeType, mimeType)
+                }
             try await resizes.acquire()
             defer { resizes.release() }
             return try await BlockingIO.run {
-                try ImageResizer.resize(source: original, mimeType: type, request: request, to: destination).mimeType
+                try ImageResizer.resize(source: original, mimeType: type, decodedFrom: shownAs, request: request, to: destination)
+                    .mimeType
             }
         }
         let found = try await cache.file(name, make: make)
@@ -65,6 +75,29 @@ package struct ImageVariants: Sendable {
             defer { resizes.release() }
             try await tools.poster(of: original, mimeType: mimeType, known: media, to: destination)
             return "image/jpeg"
+        }.0.path
+    }
+
+    /// The path of the BMP `key` decoded into a PNG, made once; over the pixel limit (by its
+    /// header) it is refused before any decode.
+    private func decodedBMP(of key: ObjectKey, source: @escaping @Sendable () async throws -> String) async throws -> String {
+        guard let tools = self.media else {
+            throw FeedsError(.unavailable, "this server cannot read BMP images: ffmpeg is not installed")
+        }
+        return try await cache.file("\(key.rawValue)#decoded") { [resizes] destination in
+            let original = try await source()
+            guard let size = try ImageProbe.dimensions(ofFileAt: original) else {
+                throw FeedsError.input("the image cannot be read, so it cannot be resized", field: "w")
+            }
+            guard size.width * size.height <= ImageResizer.pixelLimit else {
+                throw FeedsError.input(
+                    "the image is \(size.width)×\(size.height) pixels, over the \(ImageResizer.pixelLimit)-pixel limit for resizing",
+                    field: "w")
+            }
+            try await resizes.acquire()
+            defer { resizes.release() }
+            try await tools.decodeBMP(original, to: destination)
+            return "image/png"
         }.0.path
     }
 
