@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make bench's webhook row: a `feeds serve` node whose app's webhook_url is a receiver on
 # loopback (`feeds loadtest --scenario webhooks`), while 100 authors post 1,000 activities a second
-# between them for 20 s. Every acknowledged post's event must reach the receiver once; the report
-# gives the rate it got them at and the time from each 201 (commit) to its delivery.
+# between them for 20 s, in UpsertActivities batches of 10 (WEBHOOK_BATCH=1: one AddActivity each).
+# Every acknowledged post's event must reach the receiver once; the report gives the rate it got
+# them at and the time from each 201 (commit) to its delivery.
 # Usage: bench/webhooks.sh path/to/feeds out.json   (under scripts/with-test-postgres.sh)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/limits.sh"
@@ -28,4 +29,4 @@ for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null &&
 curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$dir/server.log"; exit 1; }
 # A lost or doubled event fails the row in report.py, with the numbers, rather than the run here.
 "$bin" loadtest --scenario webhooks --url "http://127.0.0.1:$port" --api-key "$key" --api-secret "$secret" \
-  --rate 1000 --duration 20 --users 100 --json "$out" --no-progress || [ -s "$out" ] || { cat "$dir/server.log"; exit 1; }
+  --rate 1000 --duration 20 --users 100 --batch "${WEBHOOK_BATCH:-10}" --json "$out" --no-progress || [ -s "$out" ] || { cat "$dir/server.log"; exit 1; }
