@@ -26,6 +26,18 @@ import Testing
         #expect(try PostgresActivityStore.sql(for: paged, viewer: .server).sql != FeedFollowers.sql)
     }
 
+    /// A user's feed page and GetActivity (block-aware) and a write's read-back (the whole counts)
+    /// each run as a prepared statement: planned on every read, the page ran at half the rate.
+    @Test func activityReadsHaveThePreparedTexts() throws {
+        var page = ActivityQuery(feeds: ["user:a"], viewer: .user("b"), limit: 25)
+        page.leavesOutBlocked = true
+        #expect(try PostgresActivityStore.sql(for: page).sql == UserFeedPage.sql)
+        var read = ActivityQuery.one("x", viewer: .user("b"), ownFieldsOf: "b")
+        #expect(try PostgresActivityStore.sql(for: read).sql == UserActivityWritten.sql)
+        read.leavesOutBlocked = true
+        #expect(try PostgresActivityStore.sql(for: read).sql == UserActivity.sql)
+    }
+
     @Test func preparedReadsFindWhatPlannedOnesFind() async throws {
         try await TestDatabase.with(migrated: true) { _, client in
             let logger = TestDatabase.logger

@@ -11,16 +11,23 @@ COALESCE((
 ), '[]')::text,
 u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
 a.reaction_count, a.reaction_groups::text, a.bookmark_count, a.comment_count, a.share_count,
-CASE WHEN a.reaction_count > 0 THEN (
+CASE WHEN a.reaction_count > 0 THEN (CASE WHEN (EXISTS (SELECT 1 FROM user_blocks WHERE user_id = 'tl-' || :u::text)
+    OR EXISTS (SELECT 1 FROM user_blocks WHERE blocked_user_id = 'tl-' || :u::text)) THEN (
     SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
         json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
     FROM (
-        SELECT * FROM activity_reactions lr WHERE lr.activity_id = a.id AND (NOT (EXISTS (SELECT 1 FROM user_blocks WHERE user_id = 'tl-' || :u::text)
-            OR EXISTS (SELECT 1 FROM user_blocks WHERE blocked_user_id = 'tl-' || :u::text)) OR NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = lr.user_id)
-            OR (ub.user_id = lr.user_id AND ub.blocked_user_id = 'tl-' || :u::text)))
+        SELECT * FROM activity_reactions lr WHERE lr.activity_id = a.id AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = lr.user_id)
+    OR (ub.user_id = lr.user_id AND ub.blocked_user_id = 'tl-' || :u::text))
         ORDER BY lr.created_at DESC, lr.user_id DESC, lr.type DESC LIMIT 5
     ) r JOIN users ru ON ru.id = r.user_id
-)::text END,
+) ELSE (
+    SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
+        json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
+    FROM (
+        SELECT * FROM activity_reactions lr WHERE lr.activity_id = a.id
+        ORDER BY lr.created_at DESC, lr.user_id DESC, lr.type DESC LIMIT 5
+    ) r JOIN users ru ON ru.id = r.user_id
+) END)::text END,
 CASE WHEN a.reaction_count > 0 THEN (
     SELECT json_agg(json_build_array(r.type, r.custom, (extract(epoch FROM r.created_at) * 1000000)::int8, (extract(epoch FROM r.updated_at) * 1000000)::int8,
         json_build_array(ru.id, ru.name, ru.image, ru.role, ru.language, ru.teams, ru.custom, (extract(epoch FROM ru.created_at) * 1000000)::int8, (extract(epoch FROM ru.updated_at) * 1000000)::int8)) ORDER BY r.created_at DESC, r.type DESC)

@@ -49,18 +49,27 @@ enum EngagementColumns {
     }
 
     /// The newest reactions to the row, as JSON, without those of users blocked either way with
-    /// `shownTo` (a bind; nil for the whole); run only when it has any.
+    /// `shownTo` (a bind; nil for the whole); run only when it has any. The block-aware read runs
+    /// only for a reader with a block (`Unblocked.anyBlock`, evaluated once a statement): everyone
+    /// else runs the plain one, filtered by nothing.
     static func latestReactions(of reacted: Reacted, shownTo: String?) -> String {
-        let unblocked = shownTo.map { " AND (NOT \(Unblocked.anyBlock($0)) OR \(Unblocked.predicate("lr.user_id", $0)))" } ?? ""
+        let plain = newest(of: reacted, unblocked: nil)
+        let read = shownTo.map { "CASE WHEN \(Unblocked.anyBlock($0)) THEN \(newest(of: reacted, unblocked: $0)) ELSE \(plain) END" } ?? plain
+        return "CASE WHEN \(reacted.alias).reaction_count > 0 THEN (\(read))::text END"
+    }
+
+    /// The subquery of the newest reactions, without those of users blocked either way with `unblocked`.
+    private static func newest(of reacted: Reacted, unblocked viewer: String?) -> String {
+        let unblocked = viewer.map { " AND \(Unblocked.predicate("lr.user_id", $0))" } ?? ""
         return """
-            CASE WHEN \(reacted.alias).reaction_count > 0 THEN (
+            (
                 SELECT json_agg(json_build_array(r.type, r.custom, \(micros("r.created_at")), \(micros("r.updated_at")),
                     \(user("ru"))) ORDER BY r.created_at DESC, r.user_id DESC, r.type DESC)
                 FROM (
                     SELECT * FROM \(reacted.table) lr WHERE lr.\(reacted.key) = \(reacted.alias).id\(unblocked)
                     ORDER BY lr.created_at DESC, lr.user_id DESC, lr.type DESC LIMIT \(ActivityEngagement.latestLimit)
                 ) r JOIN users ru ON ru.id = r.user_id
-            )::text END
+            )
             """
     }
 
