@@ -26,7 +26,8 @@ public struct WebhookRun: Sendable {
         /// Activities a request: 1 posts each with AddActivity, more through UpsertActivities.
         public var batch = 1
 
-        public init(url: String, apiKey: String, apiSecret: String, rate: Double, seconds: Double, users: Int, userPrefix: String) {
+        public init(url: String, apiKey: String, apiSecret: String, rate: Double, seconds: Double, users: Int, userPrefix: String)
+        {
             self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
             (self.apiKey, self.apiSecret, self.rate, self.seconds, self.users, self.userPrefix) =
                 (apiKey, apiSecret, rate, seconds, users, userPrefix)

@@ -6,7 +6,9 @@ public enum BMPWriter {
         let row = (width * 3 + 3) / 4 * 4
         let pixels = row * height
         var bytes: [UInt8] = Array("BM".utf8)
-        func le(_ value: Int, _ count: Int) { for shift in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * shift))) } }
+        func le(_ value: Int, _ count: Int) {
+            for shift in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * shift))) }
+        }
         le(54 + pixels, 4)
         le(0, 4)
         le(54, 4)

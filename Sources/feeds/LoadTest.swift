@@ -62,7 +62,9 @@ struct LoadTest: AsyncParsableCommand {
 
     /// `--scenario realtime`: sockets and posts instead of requests (`RealtimeRun`).
     private func runRealtime(key: String, secret: String) async throws {
-        guard let base = URLComponents(string: url), let host = base.host else { throw ValidationError("--url \(url) is not a URL") }
+        guard let base = URLComponents(string: url), let host = base.host else {
+            throw ValidationError("--url \(url) is not a URL")
+        }
         let port = base.port ?? 80
         let webSocketURL = wsURL ?? "ws://\(host):\(port == 3030 ? 8800 : port + 1)/api/v2/connect"
         let run = RealtimeRun(

@@ -44,7 +44,8 @@ import Testing
         try await TestServer.run { server in
             // A header saying 100,000 rows over 200 columns: 20 million pixels, never decoded.
             let tall = BMPWriter.halves(width: 200, height: 10, claimedHeight: 100_000)
-            for (name, data) in [("tall.bmp", tall), ("cut.bmp", Array(BMPWriter.halves(width: 200, height: 100).prefix(2_000)))] {
+            for (name, data) in [("tall.bmp", tall), ("cut.bmp", Array(BMPWriter.halves(width: 200, height: 100).prefix(2_000)))]
+            {
                 var form = MultipartForm()
                 form.add("file", fileName: name, Data(data))
                 let uploaded = try await server.upload("/uploads/image", as: "alice", form: form)

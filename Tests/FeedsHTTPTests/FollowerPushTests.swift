@@ -95,7 +95,9 @@ import Testing
         try await WebhookTests.run { server, receiver in
             try await server.changeApp(WebhookTests.patientHook(receiver))
             let post = try await WebhookTests.post(server, "like me")
-            #expect(try await server.api(.POST, "/devices", as: "alice", json: #"{"id":"tok-a","push_provider":"apn"}"#).status == 201)
+            #expect(
+                try await server.api(.POST, "/devices", as: "alice", json: #"{"id":"tok-a","push_provider":"apn"}"#).status == 201
+            )
             for (user, skip) in [("bob", true), ("carl", false)] {
                 let liked = try await server.api(
                     .POST, "/feeds/activities/\(post)/reactions", as: user,
@@ -111,7 +113,9 @@ import Testing
             #expect(actors == ["carl"], "\(actors)")
             // bob's notification was written all the same.
             let bell = try await server.api(.POST, "/feeds/feed_groups/notification/feeds/alice", as: "alice", json: "{}")
-            let users = Set(bell.body["aggregated_activities"].array.flatMap { $0["activities"].array.compactMap { $0["user"]["id"].string } })
+            let users = Set(
+                bell.body["aggregated_activities"].array.flatMap { $0["activities"].array.compactMap { $0["user"]["id"].string } }
+            )
             #expect(users == ["bob", "carl"], "\(bell.text)")
         }
     }

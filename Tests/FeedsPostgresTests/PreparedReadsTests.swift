@@ -1,8 +1,9 @@
 import FeedsCore
-@testable import FeedsPostgres
 import FeedsTestSupport
 import PostgresNIO
 import Testing
+
+@testable import FeedsPostgres
 
 /// The reads every feed page makes besides its page run prepared: the texts the page builds are
 /// the prepared reads' texts, and the prepared reads find what the planned ones find.
@@ -14,8 +15,12 @@ import Testing
     }
 
     @Test func aFeedPagesReadsHaveThePreparedTexts() throws {
-        #expect(try PostgresActivityStore.sql(for: listed("target_feed", "user:a", limit: 10), viewer: .server).sql == FeedFollowers.sql)
-        #expect(try PostgresActivityStore.sql(for: listed("source_feed", "timeline:a", limit: 3), viewer: .server).sql == FeedFollowing.sql)
+        #expect(
+            try PostgresActivityStore.sql(for: listed("target_feed", "user:a", limit: 10), viewer: .server).sql
+                == FeedFollowers.sql)
+        #expect(
+            try PostgresActivityStore.sql(for: listed("source_feed", "timeline:a", limit: 3), viewer: .server).sql
+                == FeedFollowing.sql)
         #expect(try PostgresActivityStore.ownFollowsSQL(of: ["user:a", "user:b"], by: "c").sql == OwnFollows.sql)
         #expect(PostgresActivityStore.ownMembershipsSQL(of: ["user:a"], user: "c").sql == OwnMemberships.sql)
         #expect(try PostgresActivityStore.feedsSQL(["user:a", "user:b"], readableBy: "c").sql == ReadableFeeds.sql)
@@ -52,15 +57,20 @@ import Testing
             ] { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             // `client` plans each statement for its values; the store's prepared pool is the same database.
             let store = PostgresActivityStore(client: client, prepared: client)
-            let following = try await store.queryFollows(try listed("source_feed", "timeline:p0", limit: 5), viewer: .server, logger: logger)
+            let following = try await store.queryFollows(
+                try listed("source_feed", "timeline:p0", limit: 5), viewer: .server, logger: logger)
             // One INSERT: one created_at, so the feeds' text order, descending.
             #expect(following.follows.map(\.target.id.description) == ["user:p9", "user:p8", "user:p7", "user:p6", "user:p5"])
             #expect(following.next != nil)
-            let followers = try await store.queryFollows(try listed("target_feed", "user:p1", limit: 50), viewer: .server, logger: logger)
-            #expect(Set(followers.follows.map(\.source.id.description)) == Set((0...20).filter { $0 != 1 }.map { "timeline:p\($0)" }))
+            let followers = try await store.queryFollows(
+                try listed("target_feed", "user:p1", limit: 50), viewer: .server, logger: logger)
+            #expect(
+                Set(followers.follows.map(\.source.id.description)) == Set((0...20).filter { $0 != 1 }.map { "timeline:p\($0)" }))
             let feeds = try await store.feeds(
                 try ["user:p1", "user:p3", "user:p4", "timeline:p5"].map { try FeedID($0) }, readableBy: "p0", logger: logger)
-            #expect(Set(feeds.map(\.id.description)) == ["user:p1", "user:p3", "user:p4"], "p0 follows p3's followers-only feed; p5's timeline is private")
+            #expect(
+                Set(feeds.map(\.id.description)) == ["user:p1", "user:p3", "user:p4"],
+                "p0 follows p3's followers-only feed; p5's timeline is private")
             let strangers = try await store.feeds([try FeedID("user:p3")], readableBy: "p20", logger: logger)
             #expect(strangers.isEmpty)
             let own = try await store.ownData(

@@ -32,11 +32,16 @@ public struct AVTools: Sendable {
     /// type we describe, or ffprobe could not read it in time.
     public func probe(_ path: String, mimeType: String) async -> MediaInfo? {
         guard let demuxer = AVTypes.demuxer(for: mimeType) else { return nil }
-        let entries = "format=duration:stream=codec_type,codec_name,width,height"
+        let entries =
+            "format=duration:stream=codec_type,codec_name,width,height"
             + ":stream_disposition=attached_pic:stream_side_data=rotation"
         guard
             let run = try? await run(
-                ffprobe, ["-v", "error", "-protocol_whitelist", "file", "-f", demuxer, "-show_entries", entries, "-of", "json", "file:" + path]),
+                ffprobe,
+                [
+                    "-v", "error", "-protocol_whitelist", "file", "-f", demuxer, "-show_entries", entries, "-of", "json",
+                    "file:" + path,
+                ]),
             run.status == 0, !run.timedOut,
             let json = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         else { return nil }
@@ -71,7 +76,8 @@ public struct AVTools: Sendable {
                     "-f", "image2", "-update", "1", "-c:v", "mjpeg", "-q:v", "3", "-y", "file:" + destination,
                 ])
             if run.timedOut { break }
-            if run.status == 0, let size = try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int, size > 0 {
+            if run.status == 0, let size = try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int, size > 0
+            {
                 return
             }
         }
@@ -94,7 +100,8 @@ public struct AVTools: Sendable {
                 "-i", "file:" + path, "-frames:v", "1", "-map_metadata", "-1", "-fflags", "+bitexact",
                 "-flags:v", "+bitexact", "-f", "image2", "-update", "1", "-c:v", "png", "-y", "file:" + destination,
             ])
-        if !run.timedOut, run.status == 0, let size = try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int,
+        if !run.timedOut, run.status == 0,
+            let size = try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int,
             size > 0
         {
             return

@@ -54,7 +54,9 @@ enum EngagementColumns {
     /// else runs the plain one, filtered by nothing.
     static func latestReactions(of reacted: Reacted, shownTo: String?) -> String {
         let plain = newest(of: reacted, unblocked: nil)
-        let read = shownTo.map { "CASE WHEN \(Unblocked.anyBlock($0)) THEN \(newest(of: reacted, unblocked: $0)) ELSE \(plain) END" } ?? plain
+        let read =
+            shownTo.map { "CASE WHEN \(Unblocked.anyBlock($0)) THEN \(newest(of: reacted, unblocked: $0)) ELSE \(plain) END" }
+            ?? plain
         return "CASE WHEN \(reacted.alias).reaction_count > 0 THEN (\(read))::text END"
     }
 
@@ -81,7 +83,8 @@ enum EngagementColumns {
         guard let viewer else { return "NULL::text" }
         let (row, blocked) = ("\(reacted.alias).id", Unblocked.users(of: viewer))
         return """
-            CASE WHEN \(reacted.alias).reaction_count + \(reacted.commentCount) > 0 AND \(Unblocked.anyBlock(viewer)) THEN json_build_array(
+            CASE WHEN \(reacted.alias).reaction_count + \(reacted.commentCount) > 0 AND \(Unblocked.anyBlock(viewer))
+            THEN json_build_array(
                 (SELECT json_object_agg(h.type, h.n) FROM (
                     SELECT hr.type, count(*) AS n FROM \(reacted.table) hr
                     WHERE hr.\(reacted.key) = \(row) AND hr.user_id IN (\(blocked)) GROUP BY hr.type) h),

@@ -52,18 +52,21 @@ enum ServerFeedPage: PreparedShape {
 /// The first page of one feed, read by the server for a user (`user_id`), with their own fields.
 enum ServerFeedPageForUser: PreparedShape {
     static let name = "ServerFeedPageForUser"
-    static let sql = shape({
-        var query = ActivityQuery(feeds: ["-"], viewer: .server, limit: 1)
-        query.ownFieldsOf = "-"
-        return query
-    }())
+    static let sql = shape(
+        {
+            var query = ActivityQuery(feeds: ["-"], viewer: .server, limit: 1)
+            query.ownFieldsOf = "-"
+            return query
+        }())
 }
 
 /// A later page of one feed, read by a user.
 enum UserFeedNextPage: PreparedShape {
     static let name = "UserFeedNextPage"
     static let sql = shape(
-        shown(ActivityQuery(feeds: ["-"], viewer: .user("-"), limit: 1, cursor: ActivityCursor(micros: 0, id: "-", direction: .older))))
+        shown(
+            ActivityQuery(
+                feeds: ["-"], viewer: .user("-"), limit: 1, cursor: ActivityCursor(micros: 0, id: "-", direction: .older))))
 }
 
 /// One activity by id, read by a user (GetActivity).
