@@ -7,10 +7,10 @@ import NIOHTTP1
 /// `feeds loadtest --scenario webhooks`: a receiver on loopback (`WebhookReceiver`) becomes the
 /// app's `webhook_url`, then `users` authors post `rate` activities a second between them (each
 /// to their own feed, so the events spread over the outbox's lanes): one AddActivity each, or
-/// with `batch` over 1, UpsertActivities calls of that many (the server's, naming each author). The report gives, for every
-/// acknowledged post, the time from its 201 (the write committed) to its `feeds.activity.added`
-/// reaching the receiver, the rate the receiver got them at, and what never came or came twice
-/// (by `X-Webhook-Id`). The server must allow 127.0.0.1 (`FEEDS_WEBHOOK_ALLOWED_HOSTS`).
+/// with `batch` over 1, UpsertActivities calls of that many (the server's, naming each author).
+/// The report gives, for every acknowledged post, the time from its 201 (the write committed) to
+/// its `feeds.activity.added` reaching the receiver, the rate the receiver got them at, and what
+/// never came or came twice (by `X-Webhook-Id`). The server must allow 127.0.0.1 (`FEEDS_WEBHOOK_ALLOWED_HOSTS`).
 public struct WebhookRun: Sendable {
     public struct Options: Sendable {
         public var url: String

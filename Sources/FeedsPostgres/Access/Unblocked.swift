@@ -12,8 +12,8 @@ enum Unblocked {
     }
 
     /// Whether `viewer` (a `$n` placeholder) has blocked anyone or been blocked. It names no
-    /// column, so PostgreSQL runs it once a statement: a reader without blocks pays two index
-    /// probes for a page, and the block-aware parts it guards never run for them.
+    /// column, so PostgreSQL runs it once where it stands in a statement: a reader without blocks
+    /// pays a few index probes a page, and the block-aware parts it guards never run for them.
     static func anyBlock(_ viewer: String) -> String {
         """
         (EXISTS (SELECT 1 FROM user_blocks WHERE user_id = \(viewer))

@@ -44,9 +44,9 @@ package struct Notifier<Store: ActivityStore>: Sendable {
 
     /// Pushes a new activity to the followers who asked for it (`push_preference` `all`) through
     /// the app's webhooks, as their push settings allow; a page of followers at a time, so a post
-    /// to a million followers holds no more than a page. Only when a webhook takes pushes.
-    package func pushToFollowers(_ activity: Activity, logger: Logger) async throws {
-        guard pushes() else { return }
+    /// to a million followers holds no more than a page. `pushToFollowersLater` runs it, only
+    /// when a webhook takes pushes.
+    private func pushToFollowers(_ activity: Activity, logger: Logger) async throws {
         var after: String?
         while true {
             let followers = try await store.followerPushes(
