@@ -29,7 +29,7 @@ extension FeedsAPIImplementation {
                     }
                 },
                 uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
-                limit: uploads.streamLimit(settings))
+                limit: uploads.streamLimit(settings), strippingJPEG: settings.stripImageMetadata)
             let response = try await afterBody("AddActivity", files: multipart.files.map(\.file)) { [self] in
                 try await idempotency.run(
                     key: key, principal: request.principal, logger: request.logger,
@@ -97,7 +97,8 @@ extension FeedsAPIImplementation {
         let item = try item(body, files: files.count, request: request)
         return try await activities.add(
             item.draft, given: item.given, files: files, pollID: body.pollId, mentions: item.mentions,
-            enrich: body.skipEnrichUrl != true, push: item.push, settings: settings, recording: recording, principal: request.principal,
+            enrich: body.skipEnrichUrl != true, push: item.push, settings: settings, recording: recording,
+            principal: request.principal,
             logger: request.logger)
     }
 

@@ -30,7 +30,7 @@ extension FeedsAPIImplementation {
                     }
                 },
                 uploadsOf: \.attachmentUploads, into: uploads.tempDirectory, tempFiles: tempFiles,
-                limit: uploads.streamLimit(settings))
+                limit: uploads.streamLimit(settings), strippingJPEG: settings.stripImageMetadata)
             comment = try await afterBody("AddComment", files: multipart.files.map(\.file)) { [self] in
                 try await add(multipart.request, files: multipart.files, settings: settings, request: request)
             }

@@ -23,7 +23,7 @@ extension FeedsAPIImplementation {
             case .file(let part):
                 file = try await receive(
                     part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles,
-                    limit: uploads.streamLimit(settings, imageOnly: false))
+                    limit: uploads.streamLimit(settings, imageOnly: false), strippingJPEG: settings.stripImageMetadata)
             case .user(let part):
                 user = part.payload.body.id
             case .undocumented(let part):
@@ -64,7 +64,7 @@ extension FeedsAPIImplementation {
             case .file(let part):
                 file = try await receive(
                     part.payload.body, fileName: part.filename, existing: file, tempFiles: tempFiles,
-                    limit: uploads.streamLimit(settings, imageOnly: true))
+                    limit: uploads.streamLimit(settings, imageOnly: true), strippingJPEG: settings.stripImageMetadata)
             case .user(let part):
                 user = part.payload.body.id
             case .uploadSizes(let part):
@@ -119,16 +119,16 @@ extension FeedsAPIImplementation {
 
     /// Streams the one `file` part to a temp file.
     private func receive(
-        _ body: HTTPBody, fileName: String?, existing: ReceivedFile?, tempFiles: TempFiles, limit: SizeLimit
+        _ body: HTTPBody, fileName: String?, existing: ReceivedFile?, tempFiles: TempFiles, limit: SizeLimit,
+        strippingJPEG: Bool
     ) async throws -> ReceivedFile {
         guard existing == nil else { throw FeedsError.input("send one file part", field: "file") }
-        let written = try await TempFileWriter.write(await PartBytes(of: body), to: uploads.tempDirectory, limit: limit)
+        let written = try await TempFileWriter.write(
+            await PartBytes(of: body), to: uploads.tempDirectory, limit: limit, strippingJPEG: strippingJPEG)
         tempFiles.track(written.url)
         return ReceivedFile(
             part: "file", fileName: ObjectKey.safeFileName(fileName ?? "file"), declaredType: nil, url: written.url,
-            size: written.size,
-            sha256: written.sha256
-        )
+            size: written.size, sha256: written.sha256, metadata: written.metadata)
     }
 
     /// One entry of `upload_sizes` as a resize, checked like the URL parameters it stands for.

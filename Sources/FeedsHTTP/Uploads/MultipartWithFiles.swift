@@ -23,11 +23,12 @@ struct MultipartWithFiles<Request: Sendable> {
     }
 
     /// Reads every part; a file over `limit` ends the request with 413 at once. `name` is the JSON
-    /// part's, `uploadsOf` reads `attachment_uploads` from the request.
+    /// part's, `uploadsOf` reads `attachment_uploads` from the request; `strippingJPEG` takes a
+    /// JPEG's metadata out as it is written.
     static func read<Payload: FastMultipartPayload>(
         _ parts: MultipartBody<Payload>, name: String, classify: @escaping @Sendable (Payload) -> Part,
         uploadsOf: (Request) -> [Components.Schemas.AttachmentUpload]?, into directory: URL, tempFiles: TempFiles,
-        limit: SizeLimit
+        limit: SizeLimit, strippingJPEG: Bool
     ) async throws -> Self {
         var request: Request?
         var files: [String: ReceivedFile] = [:]
@@ -45,11 +46,13 @@ struct MultipartWithFiles<Request: Sendable> {
                     throw FeedsError.input(
                         "at most \(maxUploads) files may be uploaded with a \(name)", field: "attachment_uploads")
                 }
-                let written = try await TempFileWriter.write(await PartBytes(of: part.body), to: directory, limit: limit)
+                let written = try await TempFileWriter.write(
+                    await PartBytes(of: part.body), to: directory, limit: limit, strippingJPEG: strippingJPEG)
                 tempFiles.track(written.url)
                 files[partName] = ReceivedFile(
                     part: partName, fileName: ObjectKey.safeFileName(fileName ?? partName),
-                    declaredType: part.headerFields[.contentType], url: written.url, size: written.size, sha256: written.sha256)
+                    declaredType: part.headerFields[.contentType], url: written.url, size: written.size, sha256: written.sha256,
+                    metadata: written.metadata)
             }
         }
         guard let request else { throw FeedsError.input("the part \(name) is required", field: name) }

@@ -58,7 +58,13 @@ package enum FileChecker {
         }
         // Stored without location or identifying metadata; the orientation stays.
         do {
-            if settings.stripImageMetadata { checked.file = try MetadataStripper.strip(checked.file) }
+            if settings.stripImageMetadata {
+                switch received.metadata {
+                case .stripped: break  // a JPEG, stripped as it arrived
+                case .broken(let error): throw error
+                case .asSent: checked.file = try MetadataStripper.strip(checked.file)
+                }
+            }
         } catch let error as FeedsError where error.kind == .input {
             throw FeedsError.input("\(received.fileName): \(error.message)", field: field)
         }

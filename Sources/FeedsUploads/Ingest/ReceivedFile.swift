@@ -1,3 +1,4 @@
+import FeedsCore
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -12,14 +13,29 @@ package struct ReceivedFile: Sendable {
     package var url: URL
     package var size: Int64
     package var sha256: String
+    package var metadata: Metadata
 
-    package init(part: String, fileName: String, declaredType: String?, url: URL, size: Int64, sha256: String) {
+    /// What became of a photo's metadata as it was written (`TempFileWriter`).
+    package enum Metadata: Sendable {
+        /// Written as sent: stripping is off, or it is not a JPEG (`FileChecker` strips the rest).
+        case asSent
+        /// A JPEG, written without its metadata.
+        case stripped
+        /// A JPEG whose structure is broken, so its metadata could not be told apart: refused.
+        case broken(FeedsError)
+    }
+
+    package init(
+        part: String, fileName: String, declaredType: String?, url: URL, size: Int64, sha256: String,
+        metadata: Metadata = .asSent
+    ) {
         self.part = part
         self.fileName = fileName
         self.declaredType = declaredType
         self.url = url
         self.size = size
         self.sha256 = sha256
+        self.metadata = metadata
     }
 }
 
