@@ -17,9 +17,9 @@ import Testing
             form.add(
                 "activity",
                 json: #"""
-                {"type":"post","feeds":["user:alice"],
-                 "attachment_uploads":[{"type":"video","file":"v","custom":{"duration":9999,"caption":"at the beach"}}]}
-                """#)
+                    {"type":"post","feeds":["user:alice"],
+                     "attachment_uploads":[{"type":"video","file":"v","custom":{"duration":9999,"caption":"at the beach"}}]}
+                    """#)
             form.add("v", fileName: "IMG_0002.MP4", try Data(contentsOf: video))
             let reply = try await server.upload("/feeds/activities", as: "alice", form: form)
             #expect(reply.status == 201, "\(reply.text)")
@@ -70,10 +70,18 @@ import Testing
             let file = try #require(reply.body["file"].string)
             let linked = try await server.api(
                 .POST, "/feeds/activities", as: "alice",
-                json: #"{"type":"post","feeds":["user:alice"],"attachments":[{"type":"video","asset_url":"\#(file)"}]}"#)
+                json: #"""
+                    {"type":"post","feeds":["user:alice"],
+                     "attachments":[{"type":"video","asset_url":"\#(file)","custom":{"duration":9999,"codec":"mine","caption":"hi"}}]}
+                    """#)
             #expect(linked.status == 201, "\(linked.text)")
             let attachment = linked.body["activity"]["attachments"][0]
             #expect(attachment["original_width"].int == 320 && attachment["thumb_url"].string != nil, "\(attachment)")
+            // And its duration and codec, over what the client said; the rest of custom stays.
+            #expect(abs((attachment["custom"]["duration"].double ?? 0) - 2) < 0.1, "\(attachment)")
+            #expect(attachment["custom"]["codec"].string == "vp9" && attachment["custom"]["caption"].string == "hi")
+            let read = try await server.api(.GET, "/feeds/activities/\(linked.body["activity"]["id"].string ?? "")", as: "alice")
+            #expect(read.body["activity"]["attachments"][0]["custom"] == attachment["custom"], "\(read.text)")
         }
     }
 

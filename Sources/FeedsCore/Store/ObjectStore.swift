@@ -40,11 +40,31 @@ public struct ObjectRecord: Sendable, Hashable {
     public var sha256: String
     public var width: Int?
     public var height: Int?
+    /// A video's or audio file's measures, when ffprobe read it.
+    public var media: Media?
     public var state: State
+
+    /// What ffprobe measured of a video or audio file, kept so that linking it by URL later
+    /// describes it as an upload with its activity does.
+    public struct Media: Sendable, Hashable, Codable {
+        /// Seconds.
+        public var duration: Double?
+        public var codec: String?
+
+        public init(duration: Double?, codec: String?) {
+            (self.duration, self.codec) = (duration, codec)
+        }
+
+        /// Writes the measures into an attachment's `custom`, over what a client put there.
+        public func write(into custom: inout JSONObject) {
+            if let duration { custom["duration"] = .number((duration * 1000).rounded() / 1000) }
+            if let codec { custom["codec"] = .string(codec) }
+        }
+    }
 
     public init(
         key: ObjectKey, kind: Kind, ownerID: String?, fileName: String, mimeType: String, size: Int64, sha256: String,
-        width: Int? = nil, height: Int? = nil, state: State = .reserved
+        width: Int? = nil, height: Int? = nil, media: Media? = nil, state: State = .reserved
     ) {
         self.key = key
         self.kind = kind
@@ -55,6 +75,7 @@ public struct ObjectRecord: Sendable, Hashable {
         self.sha256 = sha256
         self.width = width
         self.height = height
+        self.media = media
         self.state = state
     }
 }

@@ -32,18 +32,22 @@ public struct PostgresAdminStore: AdminStore {
         )
         var listings: [UploadListing] = []
         for try await c in rows.decode(
-            (String, String, String?, String, String, Int64, String, Int?, Int?, String, Date, Int64, String?, String?).self)
+            (String, String, String?, String, String, Int64, String, Int?, Int?, String, String?, Date, Int64, String?, String?)
+                .self)
         {
-            guard let record = PostgresObjectStore.record((c.0, c.1, c.2, c.3, c.4, c.5, c.6, c.7, c.8, c.9)) else { continue }
+            guard let record = PostgresObjectStore.record((c.0, c.1, c.2, c.3, c.4, c.5, c.6, c.7, c.8, c.9, c.10)) else {
+                continue
+            }
             listings.append(
-                UploadListing(record: record, createdAt: c.10, createdMicros: c.11, activityID: c.12, commentID: c.13))
+                UploadListing(record: record, createdAt: c.11, createdMicros: c.12, activityID: c.13, commentID: c.14))
         }
         return listings
     }
 
     public func storageTotals(logger: Logger) async throws -> [ObjectRecord.State: ObjectTotals] {
         let rows = try await client.query(
-            "SELECT state, count(*), coalesce(sum(size), 0)::bigint, min(updated_at) FROM cdn_objects GROUP BY state", logger: logger)
+            "SELECT state, count(*), coalesce(sum(size), 0)::bigint, min(updated_at) FROM cdn_objects GROUP BY state",
+            logger: logger)
         return try await PostgresObjectStore.totals(rows)
     }
 

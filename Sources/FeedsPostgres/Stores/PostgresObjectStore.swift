@@ -17,13 +17,14 @@ public struct PostgresObjectStore: ObjectStore {
         try await client.committed(logger: logger) { connection in
             _ = try await connection.query(
                 """
-                INSERT INTO cdn_objects (key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state)
-                SELECT k, kind, NULLIF(o, ''), f, m, s, h, NULLIF(w, -1), NULLIF(ht, -1), 'reserved'
+                INSERT INTO cdn_objects (key, kind, owner_id, file_name, mime_type, size, sha256, width, height, media, state)
+                SELECT k, kind, NULLIF(o, ''), f, m, s, h, NULLIF(w, -1), NULLIF(ht, -1), NULLIF(md, '')::jsonb, 'reserved'
                 FROM unnest(\(objects.map(\.key.rawValue))::text[], \(objects.map(\.kind.rawValue))::text[],
                             \(objects.map { $0.ownerID ?? "" })::text[], \(objects.map(\.fileName))::text[],
                             \(objects.map(\.mimeType))::text[], \(objects.map(\.size))::bigint[], \(objects.map(\.sha256))::text[],
-                            \(objects.map { $0.width ?? -1 })::integer[], \(objects.map { $0.height ?? -1 })::integer[])
-                    AS x(k, kind, o, f, m, s, h, w, ht)
+                            \(objects.map { $0.width ?? -1 })::integer[], \(objects.map { $0.height ?? -1 })::integer[],
+                            \(try objects.map(Self.mediaJSON))::text[])
+                    AS x(k, kind, o, f, m, s, h, w, ht, md)
                 """,
                 logger: logger
             )
@@ -205,24 +206,33 @@ public struct PostgresObjectStore: ObjectStore {
     /// How long one node may sweep before another may start.
     static let sweepLease: Duration = .seconds(600)
 
-    static let columns = "key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state"
+    static let columns = "key, kind, owner_id, file_name, mime_type, size, sha256, width, height, state, media::text"
+
+    /// A record's `media` as the column's JSON; empty for none.
+    static func mediaJSON(_ record: ObjectRecord) throws -> String {
+        guard let media = record.media else { return "" }
+        return String(decoding: try JSONEncoder().encode(media), as: UTF8.self)
+    }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func decode(_ row: PostgresRow) throws -> ObjectRecord? {
-        record(try row.decode((String, String, String?, String, String, Int64, String, Int?, Int?, String).self))
+        record(try row.decode((String, String, String?, String, String, Int64, String, Int?, Int?, String, String?).self))
     }
 
     /// A record from the values of `columns`, in order; nil when one is not of our form.
-    static func record(_ c: (String, String, String?, String, String, Int64, String, Int?, Int?, String)) -> ObjectRecord? {
+    static func record(_ c: (String, String, String?, String, String, Int64, String, Int?, Int?, String, String?))
+        -> ObjectRecord?
+    {
         guard let key = ObjectKey(rawValue: c.0), let kind = ObjectRecord.Kind(rawValue: c.1),
             let state = ObjectRecord.State(rawValue: c.9)
         else { return nil }
         return ObjectRecord(
             key: key, kind: kind, ownerID: c.2, fileName: c.3, mimeType: c.4, size: c.5, sha256: c.6, width: c.7,
-            height: c.8, state: state
+            height: c.8, media: c.10.flatMap { try? JSONDecoder().decode(ObjectRecord.Media.self, from: Data($0.utf8)) },
+            state: state
         )
     }
 }

@@ -5,8 +5,9 @@ import Logging
 /// The one place where attachments a client sends become stored attachments, for AddActivity,
 /// UpdateActivity and UpdateActivityPartial alike. An attachment whose URL is one of ours links to
 /// that object: it must exist, belong to the caller (or be held by the activity already, or the
-/// caller be the server), and be of the kind its type needs; its `mime_type`, `file_size` and
-/// dimensions come from the object's record, never from the client. Other attachments are kept as given.
+/// caller be the server), and be of the kind its type needs; its `mime_type`, `file_size`,
+/// dimensions and a video's or audio file's `custom.duration` and `custom.codec` come from the
+/// object's record, never from the client. Other attachments are kept as given.
 package struct AttachmentLinker: Sendable {
     let objects: any ObjectStore
     let signer: URLSigner
@@ -71,6 +72,11 @@ package struct AttachmentLinker: Sendable {
         described["file_size"] = .number(Double(record.size))
         described["original_width"] = record.width.map { .number(Double($0)) }
         described["original_height"] = record.height.map { .number(Double($0)) }
+        // What ffprobe measured stands over what the client said, as for a file uploaded with its activity.
+        if let media = record.media, case .object(var custom) = described["custom"] ?? .object([:]) {
+            media.write(into: &custom)
+            described["custom"] = .object(custom)
+        }
         return described
     }
 }

@@ -17,8 +17,7 @@ package enum UploadedPayload {
         // What the server measured stands over what the client said (in `custom`, where Stream's
         // sample apps keep a video's `duration`).
         var measured = custom ?? [:]
-        if let duration = checked.media?.duration { measured["duration"] = .number((duration * 1000).rounded() / 1000) }
-        if let codec = checked.media?.codec { measured["codec"] = .string(codec) }
+        checked.measures?.write(into: &measured)
         if let waveform = checked.waveform { measured["waveform_data"] = .array(waveform.map { .number($0) }) }
         payload["custom"] = .object(measured)
         return payload

@@ -17,6 +17,8 @@ package enum FileChecker {
         package var isImage: Bool { ImageTypes.allowed.contains(file.mimeType) }
         /// Whether it has a `thumb_url`: an image, or a video with a picture (its poster).
         package var hasThumbnail: Bool { isImage || media?.hasVideo == true }
+        /// What ffprobe measured, as the object's record keeps it.
+        package var measures: ObjectRecord.Media? { media.map { ObjectRecord.Media(duration: $0.duration, codec: $0.codec) } }
     }
 
     /// Sniffs and checks one received file under the settings the request started with.

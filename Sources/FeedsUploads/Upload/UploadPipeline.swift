@@ -125,7 +125,8 @@ package struct UploadPipeline: Sendable {
             ObjectRecord(
                 key: ObjectKey(fileName: job.checked.file.fileName), kind: job.kind, ownerID: owner,
                 fileName: job.checked.file.fileName, mimeType: job.checked.file.mimeType, size: job.checked.file.size,
-                sha256: job.checked.file.sha256, width: job.checked.width, height: job.checked.height
+                sha256: job.checked.file.sha256, width: job.checked.width, height: job.checked.height,
+                media: job.checked.measures
             )
         }
         try await objects.reserve(records, logger: logger)
@@ -168,9 +169,11 @@ package struct UploadPipeline: Sendable {
         bytes: Int64 = 0, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let budget = storeBudget(bytes: bytes)
-        return try await withDeadline(budget, orThrow: {
-            FeedsError(.gatewayTimeout, "the file store did not answer in \(budget.components.seconds) s; try again")
-        }, work)
+        return try await withDeadline(
+            budget,
+            orThrow: {
+                FeedsError(.gatewayTimeout, "the file store did not answer in \(budget.components.seconds) s; try again")
+            }, work)
     }
 
     /// Removes stored objects whose activity was not written. They are claimed (deleting) at
