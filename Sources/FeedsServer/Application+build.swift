@@ -90,6 +90,7 @@ public func buildApplication(
         endpoint: realtimeEndpoint,
         host: configuration.host, port: configuration.effectiveWebSocketPort, maxConnections: configuration.maxConnections,
         logger: logger, onServerRunning: onWebSocketRunning)
+    let linkFetcher = LinkFetcher(allowedHosts: configuration.linkPreviewHosts)
     var server = HTTPServer(
         store: store, uploads: uploads, idempotency: idempotencyStore, settingsStore: settingsStore, realtime: realtime,
         realtimeEndpoint: realtimeEndpoint, authenticator: authenticator, rateLimiter: rateLimiter,
@@ -100,8 +101,9 @@ public func buildApplication(
         pendingMigrations: { try await migrator.pending(migrations, logger: $0) }, backend: backend, hot: hot,
         requestTimeout: configuration.requestTimeout, readinessTimeout: configuration.readinessTimeout,
         linkPreviews: LinkPreviews(
-            store: PostgresLinkPreviewStore(client: client),
-            fetcher: LinkFetcher(allowedHosts: configuration.linkPreviewHosts)))
+            store: PostgresLinkPreviewStore(client: client), fetcher: linkFetcher,
+            images: PreviewImages(fetcher: linkFetcher, pipeline: uploads),
+            recent: RecentPreviews(lifetime: configuration.linkPreviewMemory)))
     server.replicas = replicas
     server.webhookAddresses = WebhookAddresses(allowedHosts: configuration.webhookHosts)
     // Queued tasks: a person's erasure, restoration and export.

@@ -53,6 +53,9 @@ public struct FeedsConfiguration: Sendable {
     /// Hosts GetOG may fetch from wherever they resolve, on any port (`FEEDS_OG_ALLOWED_HOSTS`,
     /// comma-separated): an intranet's, or the tests' loopback. Every other host must be public.
     public var linkPreviewHosts: Set<String> = []
+    /// How long a node remembers a preview it read, answering GetOG for it from memory
+    /// (`FEEDS_OG_MEMORY`, seconds; 0 turns it off).
+    public var linkPreviewMemory: TimeInterval = 300
     /// Hosts the app's webhooks may point at wherever they resolve (`FEEDS_WEBHOOK_ALLOWED_HOSTS`,
     /// comma-separated): a backend on the same network. Every other host must be public.
     public var webhookHosts: Set<String> = []

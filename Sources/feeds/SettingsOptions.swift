@@ -156,6 +156,9 @@ struct SettingsOptions: ParsableArguments {
             configuration.linkPreviewHosts = Set(
                 hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         }
+        let memory = reader.int(forKey: "feeds.og.memory", default: Int(configuration.linkPreviewMemory))
+        guard memory >= 0 else { throw ValidationError("FEEDS_OG_MEMORY must be 0 (off) or a number of seconds") }
+        configuration.linkPreviewMemory = TimeInterval(memory)
         if let hosts = reader.string(forKey: "feeds.webhook.allowed.hosts") {
             configuration.webhookHosts = Set(
                 hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })

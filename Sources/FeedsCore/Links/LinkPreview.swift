@@ -6,6 +6,11 @@ public struct LinkPreview: Sendable, Equatable, Codable {
     public var text: String?
     /// The page's image (`og:image`), as the page names it.
     public var imageURL: String?
+    /// Our stored copy of that image (`PreviewImages`), which is what clients are shown: nil when
+    /// it could not be fetched or is not an image the app accepts.
+    public var imageKey: String?
+    /// The stored copy's sniffed type.
+    public var imageType: String?
     public var authorName: String?
     public var type: String?
     /// Where the page says it lives (`og:url`), else where the fetch ended.

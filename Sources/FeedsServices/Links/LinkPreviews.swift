@@ -3,20 +3,30 @@ import FeedsMedia
 import Foundation
 import Logging
 
-/// GetOG: a page's preview, from the cache when it was fetched within a day, else fetched
-/// (`LinkFetcher`) and read (`OpenGraph`), and kept.
+/// GetOG: a page's preview, from this node's memory (`RecentPreviews`), else from the cache in
+/// PostgreSQL when it was fetched within a day (and its image is still stored), else fetched
+/// (`LinkFetcher`), read (`OpenGraph`), its image stored (`PreviewImages`), and kept.
 package struct LinkPreviews: Sendable {
     let store: any LinkPreviewStore
     let fetcher: LinkFetcher
+    /// Nil where nothing is stored (the service tests): previews then have no image.
+    package let images: PreviewImages?
+    let recent: RecentPreviews
     static let lifetime: TimeInterval = 86_400
 
-    package init(store: any LinkPreviewStore, fetcher: LinkFetcher) {
-        (self.store, self.fetcher) = (store, fetcher)
+    package init(
+        store: any LinkPreviewStore, fetcher: LinkFetcher, images: PreviewImages? = nil, recent: RecentPreviews = RecentPreviews()
+    ) {
+        (self.store, self.fetcher, self.images, self.recent) = (store, fetcher, images, recent)
     }
 
     package func preview(of url: String, logger: Logger) async throws -> LinkPreview {
         _ = try LinkFetcher.parse(url)
-        if let cached = try await store.preview(of: url, since: Date().addingTimeInterval(-Self.lifetime), logger: logger) {
+        if let remembered = recent[url] { return remembered }
+        if let cached = try await store.preview(of: url, since: Date().addingTimeInterval(-Self.lifetime), logger: logger),
+            try await imageIsKept(cached, logger: logger)
+        {
+            recent.keep(cached)
             return cached
         }
         let (html, landed) = try await fetcher.page(url)
@@ -28,10 +38,26 @@ package struct LinkPreviews: Sendable {
             else { return nil }
             return absolute.absoluteString
         }
-        let preview = LinkPreview(
+        var preview = LinkPreview(
             title: graph.title, text: graph.description, imageURL: web(graph.image), authorName: graph.siteName,
             type: graph.type, titleLink: web(graph.url) ?? landed.absoluteString, scrapeURL: url)
+        if let image = preview.imageURL, let stored = await images?.store(image, logger: logger) {
+            (preview.imageKey, preview.imageType) = (stored.key.rawValue, stored.type)
+        }
         try await store.keep(preview, logger: logger)
+        recent.keep(preview)
         return preview
+    }
+
+    /// The signed URLs of a preview's stored image and its thumbnail.
+    package func imageURLs(of preview: LinkPreview) -> (image: String, thumb: String)? {
+        guard let key = preview.imageKey, let type = preview.imageType else { return nil }
+        return images?.urls(key, type: type)
+    }
+
+    /// Whether a cached preview's image is still stored (gc deletes an unattached one in time).
+    private func imageIsKept(_ preview: LinkPreview, logger: Logger) async throws -> Bool {
+        guard let key = preview.imageKey else { return true }
+        return try await images?.isKept(key, logger: logger) ?? false
     }
 }

@@ -38,14 +38,15 @@ package struct AttachmentURLs: Sendable {
         mimeType.hasPrefix("image/") || (AVTypes.isVideo(mimeType) && width != nil)
     }
 
-    /// The attachment as the wire shows it: `asset_url` for every object, `image_url` and
+    /// The attachment as the wire shows it: `asset_url` for every object but a link preview's image, `image_url` and
     /// `thumb_url` for images, `thumb_url` (the poster) for videos with a picture; an attachment
     /// holding no object of ours as it was given.
     package func wire(_ attachment: StoredAttachment) -> JSONObject {
         guard let key = attachment.objectKey else { return attachment.payload }
         var payload = attachment.payload
         let url = url(for: key)
-        payload["asset_url"] = .string(url)
+        // A link preview's image is no file of the post.
+        if payload["og_scrape_url"] == nil { payload["asset_url"] = .string(url) }
         guard case .string(let type) = payload["mime_type"] else { return payload }
         if type.hasPrefix("image/") { payload["image_url"] = .string(url) }
         let width = if case .number(let width) = payload["original_width"] { Int(width) } else { Int?.none }

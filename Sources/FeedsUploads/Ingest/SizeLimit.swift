@@ -6,6 +6,10 @@ package struct SizeLimit: Sendable {
     /// `file_upload_config.size_limit`, or the file store's own limit.
     package var rule: String
 
+    package init(bytes: Int64, rule: String) {
+        (self.bytes, self.rule) = (bytes, rule)
+    }
+
     /// The stricter of a rule set's limit and the file store's.
     package init(_ rules: UploadRules, named name: String, storageLimit: Int64) {
         if rules.effectiveSizeLimit <= storageLimit {

@@ -52,16 +52,18 @@ PAGE = (b'<html><head><title>Fallback</title><meta property="og:title" content="
 
 
 def serve_page():
-    """A web page with Open Graph tags on loopback (scripts/sdk-conformance.sh lets the server
-    fetch from 127.0.0.1); its URL."""
+    """A web page with Open Graph tags and its image on loopback (scripts/sdk-conformance.sh lets
+    the server fetch from 127.0.0.1); its URL."""
 
     class Page(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            # The page, and its og:image (a small PNG, whatever its name says).
+            kind, body = ("image/png", png(12, 9)) if self.path == "/sea.jpg" else ("text/html", PAGE)
             self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(PAGE)))
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(PAGE)
+            self.wfile.write(body)
 
         def log_message(self, *args):
             pass
