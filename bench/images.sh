@@ -4,7 +4,9 @@
 #   2. a cached variant served as fast as a stored object of the same size (wrk, c=32): ratio ≥ 0.9;
 #   3. 8 concurrent resizes of 16 MP sources: the server's peak RSS under 512 MB;
 #   4. the upload of a 12 MP phone-like JPEG (a 60 KB EXIF with a GPS tag) with its metadata
-#      stripped: at most 1.1x the same upload with stripping off.
+#      stripped: at most 1.1x the same upload with stripping off;
+#   5. GetOG of a page on loopback, once cached (wrk, c=32): at least 0.9x a signed GET of a stored
+#      object of about the same size as its answer.
 # Usage: bench/images.sh [path/to/feeds] [results.json]   (run under scripts/with-test-postgres.sh)
 set -euo pipefail
 
@@ -14,6 +16,8 @@ out=${2:-}
 for tool in vips vipsthumbnail wrk curl; do
   command -v "$tool" >/dev/null || { echo "$tool is missing: run scripts/install-deps.sh bench" >&2; exit 1; }
 done
+# GetOG fetches from the page server on loopback below.
+export FEEDS_OG_ALLOWED_HOSTS=127.0.0.1
 source "$(dirname "$0")/serve.sh"
 upload() { # file [endpoint] -> the signed URL
   curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" -F "file=@$1" \
@@ -60,6 +64,32 @@ stored_rps=$(median5 "${stored_runs[@]}")
 variant_rps=$(median5 "${variant_runs[@]}")
 cached_ratio=$(calc "$variant_rps / $stored_rps")
 
+# GetOG of a page with Open Graph tags and an image, on loopback, once cached, against a signed GET
+# of a stored object about as large as GetOG's answer (each an authenticated call or a signed URL).
+mkdir -p "$dir/site"
+cp "$dir/variant.jpg" "$dir/site/sea.jpg"
+cat >"$dir/site/page.html" <<'HTML'
+<html><head><meta property="og:title" content="Sea &amp; Sky"><meta property="og:description" content="Waves, all day">
+<meta property="og:image" content="/sea.jpg"><meta property="og:site_name" content="Beach News"></head><body></body></html>
+HTML
+site_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -m http.server "$site_port" --bind 127.0.0.1 --directory "$dir/site" >/dev/null 2>&1 &
+site=$!
+trap 'kill $site 2>/dev/null || true; kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$dir"' EXIT
+for _ in $(seq 1 50); do curl -sf -o /dev/null "http://127.0.0.1:$site_port/page.html" && break; sleep 0.1; done
+og_url="http://127.0.0.1:$port/api/v2/og?api_key=$key&url=http%3A%2F%2F127.0.0.1%3A$site_port%2Fpage.html"
+og_bytes=$(curl -sf -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" "$og_url" | wc -c)
+head -c "$og_bytes" /dev/urandom >"$dir/answer.bin"
+small=$(upload "$dir/answer.bin" file)
+og_runs=() small_runs=()
+for _ in 1 2 3 4 5; do
+  small_runs+=("$(wrk_rps "$small")")
+  og_runs+=("$(wrk -t2 -c32 -d2s -H 'Stream-Auth-Type: jwt' -H "Authorization: $token" "$og_url" | awk '/Requests\/sec/ {print $2}')")
+done
+small_rps=$(median5 "${small_runs[@]}")
+og_rps=$(median5 "${og_runs[@]}")
+og_ratio=$(calc "$og_rps / $small_rps")
+
 # A phone's 12 MP JPEG: the photo with an EXIF segment of 60 KB (a GPS tag and a maker note's
 # worth of bytes) after its SOI, uploaded with the app's stripping on and off, in turns.
 python3 - "$dir/photo.jpg" "$dir/phone.jpg" <<'PY'
@@ -105,12 +135,14 @@ peak_mb=$((peak / 1024))
 printf '%-44s %10s %10s %8s %s\n' measure feeds baseline ratio target
 printf '%-44s %9.3fs %9.3fs %7.2fx %s\n' "4000x3000 JPEG to 400 px (mean of $runs)" "$api_s" "$vips_s" "$resize_ratio" "<= 1.3x vipsthumbnail"
 printf '%-44s %10.0f %10.0f %7.2fx %s\n' "cached variant vs stored object, req/s c=32" "$variant_rps" "$stored_rps" "$cached_ratio" ">= 0.9x"
+printf '%-44s %10.0f %10.0f %7.2fx %s\n' "GetOG cached vs stored $og_bytes B, req/s c=32" "$og_rps" "$small_rps" "$og_ratio" ">= 0.9x"
 printf '%-44s %9sMB %10s %8s %s\n' "8 concurrent 16 MP resizes, peak RSS" "$peak_mb" "-" "-" "< 512 MB (before: $((before / 1024)) MB)"
 printf '%-44s %9.3fs %9.3fs %7.2fx %s\n' "12 MP phone JPEG upload, metadata stripped" "$stripped_s" "$kept_s" "$strip_ratio" "<= 1.1x kept (median of 9)"
 if [ -n "$out" ]; then
   cat >"$out" <<JSON
 {"resize_seconds": $api_s, "vipsthumbnail_seconds": $vips_s, "resize_ratio": $resize_ratio,
  "cached_variant_rps": $variant_rps, "stored_object_rps": $stored_rps, "cached_ratio": $cached_ratio,
+ "og_rps": $og_rps, "og_stored_rps": $small_rps, "og_bytes": $og_bytes, "og_ratio": $og_ratio,
  "concurrent_resize_peak_rss_mb": $peak_mb,
  "stripped_upload_seconds": $stripped_s, "kept_upload_seconds": $kept_s, "strip_ratio": $strip_ratio}
 JSON
