@@ -13,10 +13,19 @@ protocol PreparedRead: SendableMetatype {
 }
 
 extension PreparedRead {
-    fileprivate static func rows(of query: PostgresQuery, on client: PostgresClient, logger: Logger) async throws -> [PostgresRow] {
+    /// The rows of `query`, whose text is this statement's, run as it with its binds.
+    static func rows(of query: PostgresQuery, on client: PostgresClient, logger: Logger) async throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
-        for try await row in try await client.execute(PreparedRows<Self>(bindings: query.binds), logger: logger) { rows.append(row) }
+        for try await row in try await sequence(of: query, on: client, logger: logger) { rows.append(row) }
         return rows
+    }
+
+    /// The same, as they come.
+    static func sequence(of query: PostgresQuery, on client: PostgresClient, logger: Logger) async throws
+        -> AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
+    {
+        assert(query.sql == sql, "\(name) run with another statement's text")
+        return try await client.execute(PreparedRows<Self>(bindings: query.binds), logger: logger)
     }
 }
 

@@ -54,7 +54,7 @@ public func buildApplication(
     let settingsStore = PostgresAppSettingsStore(client: client)
     let hot = HotObjects(budget: configuration.hotObjectBytes)
     let idempotencyStore = PostgresIdempotencyStore(client: client)
-    let notifications = PostgresNotificationStore(client: client)
+    let notifications = PostgresNotificationStore(client: client, prepared: preparedClient)
     let backend = try makeCDNBackend(configuration, logger: logger)
     let uploads = try makeUploadPipeline(
         configuration, client: client, settings: settings, cdn: wrapCDN.map { $0(backend.client) } ?? backend.client,

@@ -8,9 +8,14 @@ import PostgresNIO
 /// and their newest few notifications, never a whole group.
 public struct PostgresNotificationStore: NotificationStore {
     let client: PostgresClient
+    /// The primary's generic-plan pool (`PostgresClient.Configuration.generic`), for the
+    /// statements a notifying write runs (`NotificationInsert`, `NotificationGroupsRead`,
+    /// `NotificationStatusRead`): planned afresh, they cost PostgreSQL three times their running.
+    let prepared: PostgresClient
 
-    public init(client: PostgresClient) {
+    public init(client: PostgresClient, prepared: PostgresClient? = nil) {
         self.client = client
+        self.prepared = prepared ?? client
     }
 
     /// How many of a group's notifications a page shows, newest first.
@@ -22,7 +27,7 @@ public struct PostgresNotificationStore: NotificationStore {
         // A deadlock with a request taking the same cause back (it holds the group, and waits for
         // this notification's row) rolls this statement back: it runs again.
         var written = try await ConflictRetry.run(logger: logger) {
-            try await Self.insert(draft, group: group, logger: logger) { try await client.query($0, logger: logger) }
+            try await !NotificationInsert.rows(of: Self.insert(draft, group: group), on: prepared, logger: logger).isEmpty
         }
         if !written {
             // The same cause again (a like of a post liked before, or the same like at the same
@@ -31,7 +36,9 @@ public struct PostgresNotificationStore: NotificationStore {
                 guard try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger) != nil else {
                     return false  // nothing to take: the actor is gone
                 }
-                return try await Self.insert(draft, group: group, logger: logger) { try await connection.query($0, logger: logger) }
+                var written = false
+                for try await _ in try await connection.query(Self.insert(draft, group: group), logger: logger) { written = true }
+                return written
             }
         }
         guard written else { return nil }
@@ -46,35 +53,29 @@ public struct PostgresNotificationStore: NotificationStore {
         return nil
     }
 
-    /// Writes the notification and counts it into its group (made if new) in one statement;
-    /// false when its cause has one already (or its actor is gone). The group's row is written
-    /// after the notification in the same statement: foreign keys are checked at its end.
-    static func insert(
-        _ draft: NotificationDraft, group: String, logger: Logger, _ run: (PostgresQuery) async throws -> PostgresRowSequence
-    ) async throws -> Bool {
-        let rows = try await run(
-            """
-            WITH known AS (
-                SELECT EXISTS (SELECT 1 FROM notifications WHERE feed = \(draft.feed) AND grp = \(group)
-                    AND user_id = \(draft.actorID)) AS known
-            ), added AS (
-                INSERT INTO notifications (id, feed, grp, source, type, user_id, activity_id, context, custom, created_at)
-                SELECT \(UUID().lowercasedString), \(draft.feed), \(group), \(draft.source), \(draft.type), u.id,
-                    \(draft.activityID), \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
-                FROM users u WHERE u.id = \(draft.actorID)
-                ON CONFLICT (feed, source) DO NOTHING
-                RETURNING 1
-            )
-            INSERT INTO notification_groups (feed, grp, activity_count, user_count, created_at, updated_at)
-            SELECT \(draft.feed), \(group), 1, 1, now(), now() FROM added
-            ON CONFLICT (feed, grp) DO UPDATE SET activity_count = notification_groups.activity_count + 1,
-                user_count = notification_groups.user_count + CASE WHEN (SELECT known FROM known) THEN 0 ELSE 1 END,
-                updated_at = now()
+    /// Writes the notification and counts it into its group (made if new) in one statement, which
+    /// answers a row unless its cause has one already (or its actor is gone). The group's row is
+    /// written after the notification in the same statement: foreign keys are checked at its end.
+    static func insert(_ draft: NotificationDraft, group: String) -> PostgresQuery {
+        """
+        WITH known AS (
+            SELECT EXISTS (SELECT 1 FROM notifications WHERE feed = \(draft.feed) AND grp = \(group)
+                AND user_id = \(draft.actorID)) AS known
+        ), added AS (
+            INSERT INTO notifications (id, feed, grp, source, type, user_id, activity_id, context, custom, created_at)
+            SELECT \(UUID().lowercasedString), \(draft.feed), \(group), \(draft.source), \(draft.type), u.id,
+                \(draft.activityID), \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
+            FROM users u WHERE u.id = \(draft.actorID)
+            ON CONFLICT (feed, source) DO NOTHING
             RETURNING 1
-            """)
-        var written = false
-        for try await _ in rows { written = true }
-        return written
+        )
+        INSERT INTO notification_groups (feed, grp, activity_count, user_count, created_at, updated_at)
+        SELECT \(draft.feed), \(group), 1, 1, now(), now() FROM added
+        ON CONFLICT (feed, grp) DO UPDATE SET activity_count = notification_groups.activity_count + 1,
+            user_count = notification_groups.user_count + CASE WHEN (SELECT known FROM known) THEN 0 ELSE 1 END,
+            updated_at = now()
+        RETURNING 1
+        """
     }
 
     public func remove(source: String, logger: Logger) async throws -> (feed: String, group: AggregatedGroup?)? {
@@ -94,7 +95,8 @@ public struct PostgresNotificationStore: NotificationStore {
 
     public func removeAll(activityID: String, logger: Logger) async throws -> [String] {
         try await client.transaction(logger: logger) { connection in
-            let feeds = try await Self.takeAll(where: "activity_id", is: activityID, limit: 10_000, on: connection, logger: logger)
+            let feeds = try await Self.takeAll(
+                where: "activity_id", is: activityID, limit: 10_000, on: connection, logger: logger)
             return Array(Set(feeds)).sorted()
         }
     }
