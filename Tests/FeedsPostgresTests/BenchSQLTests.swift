@@ -51,7 +51,7 @@ import Testing
         var byID = ActivityQuery(viewer: .user("x"), limit: 1)
         byID.ids = ["x"]
         let read = try PostgresActivityStore.sql(for: byID).sql.replacingOccurrences(of: "$1", with: user)
-            .replacingOccurrences(of: "$2", with: user).replacingOccurrences(of: "$3", with: "ARRAY[\(activity)]")
+            .replacingOccurrences(of: "$2", with: user).replacingOccurrences(of: "$3", with: activity)
             .replacingOccurrences(of: "$4", with: "2")
         #expect(statements.map(words) == [words(insert), words(read)])
     }
@@ -125,7 +125,7 @@ import Testing
         let user = "'voter-' || :u::text", poll = "'bench-poll'", option = ":o::text"
         let activity = try PostgresActivityStore.sql(for: .one("x", viewer: .user("x"), ownFieldsOf: "x"))
         let reads =
-            [bind(activity, user, user, "ARRAY['poll-bench-activity']", "2")]
+            [bind(activity, user, user, "'poll-bench-activity'", "2")]
             + pollReads(ids: "ARRAY['bench-poll']", reader: user)
         // pgbench cannot keep the id of the vote it read (the voter's has the same column name), so
         // it finds the vote it moves by its voter.

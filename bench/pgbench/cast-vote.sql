@@ -43,7 +43,7 @@ CASE WHEN a.bookmark_count > 0 THEN (
 NULL::text,
 (a.visibility = 'tag' AND a.user_id <> 'voter-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'voter-' || :u::text)),
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'voter-' || :u::text AND af.hidden),
-(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = ANY(ARRAY['poll-bench-activity']) AND (a.user_id = 'voter-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
+(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = 'poll-bench-activity' AND (a.user_id = 'voter-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
     SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'voter-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
     SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
     WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'voter-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
