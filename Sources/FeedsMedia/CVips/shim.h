@@ -248,6 +248,16 @@ done:
     return result;
 }
 
+// For the tests: whether the image at `path` has the metadata field `name` (such as
+// "exif-ifd3-GPSLatitudeRef"): 1 if so, 0 if not, -1 if it cannot be read.
+static inline int feeds_vips_has_field(const char *path, const char *name) {
+    VipsImage *image = vips_image_new_from_file(path, NULL);
+    if (image == NULL) { vips_error_clear(); return -1; }
+    int found = vips_image_get_typeof(image, name) != 0;
+    g_object_unref(image);
+    return found;
+}
+
 // For the tests: the mean of the area `left`,`top`,`width`×`height` of an image, as stored
 // (no orientation applied); 0 on success.
 static inline int feeds_vips_area_mean(const char *path, int left, int top, int width, int height, double *mean) {

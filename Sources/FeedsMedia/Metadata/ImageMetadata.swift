@@ -4,7 +4,7 @@ import Foundation
 /// What of a photo may leave the server: its pixels exactly as they came (nothing is decoded or
 /// re-encoded), its colour profile and its orientation. Location, camera serials, maker notes,
 /// times, XMP, IPTC, comments and trailing data go. One walker per format (`JPEGMetadata`,
-/// `PNGMetadata`, `WebPMetadata`); each gives the stripped file as pieces to write.
+/// `PNGMetadata`, `WebPMetadata`, `HEIFMetadata`); each gives the stripped file as pieces to write.
 public enum ImageMetadata {
     /// A part of the stripped file: bytes of the original, or bytes made here.
     public enum Piece: Equatable, Sendable {
@@ -13,7 +13,10 @@ public enum ImageMetadata {
     }
 
     /// The types whose metadata is stripped.
-    public static let strippedTypes: Set<String> = ["image/jpeg", "image/png", "image/webp"]
+    public static let strippedTypes: Set<String> = [
+        "image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence",
+        "image/avif",
+    ]
 
     /// `file` (of the sniffed `mimeType`) stripped, as pieces in order; nil when there is nothing
     /// to strip or the type is not one of `strippedTypes`.
@@ -27,6 +30,7 @@ public enum ImageMetadata {
         case "image/jpeg": try JPEGMetadata.strip(file)
         case "image/png": try PNGMetadata.strip(file)
         case "image/webp": try WebPMetadata.strip(file)
+        case "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence", "image/avif": try HEIFMetadata.strip(file)
         default: nil
         }
     }

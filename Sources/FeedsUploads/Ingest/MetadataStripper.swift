@@ -5,7 +5,7 @@ import Foundation
 
 /// Takes location and identifying metadata out of an uploaded photo before it is stored, without
 /// touching its pixels (`ImageMetadata`): the file is rewritten in place, with its new size and hash.
-/// A JPEG is stripped as it arrives instead (`TempFileWriter`), so this is for PNG and WebP.
+/// A JPEG is stripped as it arrives instead (`TempFileWriter`), so this is for PNG, WebP and HEIF.
 package enum MetadataStripper {
     /// `file` without its metadata: the same file when there is none (or its type is not one of
     /// `ImageMetadata.strippedTypes`).
