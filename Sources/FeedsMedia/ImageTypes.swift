@@ -15,6 +15,7 @@ public enum ImageTypes {
         "image/heic-sequence",
         "image/heif",
         "image/heif-sequence",
+        "image/tiff",
         "image/svg+xml",
     ]
 

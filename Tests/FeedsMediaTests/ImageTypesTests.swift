@@ -9,7 +9,7 @@ struct ImageTypesTests {
         #expect(
             ImageTypes.allowed == [
                 "image/bmp", "image/gif", "image/jpeg", "image/png", "image/webp", "image/heic",
-                "image/heic-sequence", "image/heif", "image/heif-sequence", "image/svg+xml",
+                "image/heic-sequence", "image/heif", "image/heif-sequence", "image/tiff", "image/svg+xml",
             ]
         )
     }

@@ -4,7 +4,8 @@ import Foundation
 /// What of a photo may leave the server: its pixels exactly as they came (nothing is decoded or
 /// re-encoded), its colour profile and its orientation. Location, camera serials, maker notes,
 /// times, XMP, IPTC, comments and trailing data go. One walker per format (`JPEGMetadata`,
-/// `PNGMetadata`, `WebPMetadata`, `HEIFMetadata`); each gives the stripped file as pieces to write.
+/// `PNGMetadata`, `WebPMetadata`, `HEIFMetadata`, `TIFFMetadata`); each gives the stripped file as
+/// pieces to write.
 public enum ImageMetadata {
     /// A part of the stripped file: bytes of the original, or bytes made here.
     public enum Piece: Equatable, Sendable {
@@ -15,7 +16,7 @@ public enum ImageMetadata {
     /// The types whose metadata is stripped.
     public static let strippedTypes: Set<String> = [
         "image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence",
-        "image/avif",
+        "image/avif", "image/tiff",
     ]
 
     /// `file` (of the sniffed `mimeType`) stripped, as pieces in order; nil when there is nothing
@@ -31,6 +32,7 @@ public enum ImageMetadata {
         case "image/png": try PNGMetadata.strip(file)
         case "image/webp": try WebPMetadata.strip(file)
         case "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence", "image/avif": try HEIFMetadata.strip(file)
+        case "image/tiff": try TIFFMetadata.strip(file)
         default: nil
         }
     }

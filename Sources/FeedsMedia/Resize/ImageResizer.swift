@@ -17,7 +17,8 @@ public enum ImageResizer {
     /// The same, for a client that takes only the usual formats.
     public static func outputType(for mimeType: String) -> String? {
         switch MediaSniffer.normalized(mimeType) {
-        case "image/jpeg", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence", "image/bmp": "image/jpeg"
+        case "image/jpeg", "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence", "image/bmp", "image/tiff":
+            "image/jpeg"
         case "image/png": "image/png"
         case "image/webp": "image/webp"
         case "image/gif": "image/gif"
