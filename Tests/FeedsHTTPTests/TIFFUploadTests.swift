@@ -1,10 +1,7 @@
-import CVips
 import FeedsCore
 import FeedsTestSupport
 import Foundation
 import Testing
-
-@testable import FeedsMedia
 
 /// A TIFF, which browsers other than Safari do not show, is taken as an image: stored without its
 /// GPS, EXIF, XMP, maker and model, its size as shown, its thumbnail and variants JPEG.
@@ -32,12 +29,7 @@ import Testing
             #expect(thumb.status == 200 && thumb.headers["Content-Type"].first == "image/jpeg", "\(thumb.headers)")
             let variant = try await server.fetch(url + "&w=8")
             #expect(variant.headers["Content-Type"].first == "image/jpeg")
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let path = directory.appendingPathComponent("v.jpg").path
-            try variant.data.write(to: URL(fileURLWithPath: path))
-            let size = try #require(try ImageProbe.dimensions(ofFileAt: path))
+            let size = try VideoUploadTests.dimensions(of: variant.data)
             #expect(size.width == 8 && size.height == 16, "upright (orientation 6 applied): \(size)")
 
             // Attached to a post, its size is the one it is shown at.
