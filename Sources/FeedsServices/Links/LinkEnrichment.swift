@@ -5,9 +5,9 @@ import Logging
 /// URL enrichment of a text (an activity's, unless `skip_enrich_url`): the first web URL in it
 /// becomes a link-preview attachment (`og_scrape_url`, `title`, `title_link`, `text`, `author_name`,
 /// and `image_url` and `thumb_url` of the server's copy of its image), fetched under
-/// `LinkFetcher`'s rules and cached as GetOG's. Previews follow the
-/// text: an edit drops those whose URL the text no longer holds. A page that cannot be previewed
-/// costs the post nothing: it goes without.
+/// `LinkFetcher`'s rules and cached as GetOG's. Previews follow the text: an edit drops those whose
+/// URL the text no longer holds. A page that cannot be previewed costs the post nothing: it goes
+/// without.
 package struct LinkEnrichment: Sendable {
     let previews: LinkPreviews
 
@@ -22,15 +22,17 @@ package struct LinkEnrichment: Sendable {
             var payload: JSONObject = ["og_scrape_url": .string(url), "custom": .object([:])]
             let fields: [(String, String?)] = [
                 ("title", preview.title), ("title_link", preview.titleLink), ("text", preview.text),
-                ("author_name", preview.authorName), ("mime_type", preview.imageType),
+                ("author_name", preview.authorName),
             ]
             for (name, value) in fields { if let value { payload[name] = .string(value) } }
             // The image is the stored copy, held by the activity as an upload is (its URLs signed on
             // every read), if gc has not claimed it since the preview was remembered.
-            if let key = preview.imageKey, try await previews.images?.isKept(key, logger: logger) == true {
+            if let key = preview.imageKey, let type = preview.imageType,
+                try await previews.images?.isKept(key, logger: logger) == true
+            {
+                payload["mime_type"] = .string(type)
                 return StoredAttachment(payload: payload, objectKey: ObjectKey(rawValue: key))
             }
-            payload["mime_type"] = nil
             return StoredAttachment(payload: payload)
         } catch {
             logger.info("a link in a text was not previewed", metadata: ["url": "\(url)", "error": "\(error)"])

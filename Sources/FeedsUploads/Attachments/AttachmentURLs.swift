@@ -38,9 +38,9 @@ package struct AttachmentURLs: Sendable {
         mimeType.hasPrefix("image/") || (AVTypes.isVideo(mimeType) && width != nil)
     }
 
-    /// The attachment as the wire shows it: `asset_url` for every object but a link preview's image, `image_url` and
-    /// `thumb_url` for images, `thumb_url` (the poster) for videos with a picture; an attachment
-    /// holding no object of ours as it was given.
+    /// The attachment as the wire shows it: `asset_url` for every object but a link preview's
+    /// image, `image_url` and `thumb_url` for images, `thumb_url` (the poster) for videos with a
+    /// picture; an attachment holding no object of ours as it was given.
     package func wire(_ attachment: StoredAttachment) -> JSONObject {
         guard let key = attachment.objectKey else { return attachment.payload }
         var payload = attachment.payload
