@@ -154,7 +154,11 @@ public func buildApplication(
                     alsoReload: [
                         DeactivatedUsersReload(store: store, users: authenticator.deactivated, logger: logger) {
                             hub.close(users: $0, reason: "the user was deactivated")
-                        }.callAsFunction
+                        }.callAsFunction,
+                        NarrowedReadsReload(
+                            client: client, cache: settings, logger: logger, watched: { hub.watchedFeeds },
+                            revoke: { hub.revoke(fid: $0, allBut: $1) }
+                        ).callAsFunction,
                     ])),
             AfterGate(
                 gate: migrated,

@@ -212,7 +212,7 @@ extension JSONWriter {
             json.field("member_count", Int(Int32(clamping: feed.memberCount)))
             json.field("name", feed.name)
             json.key("own_capabilities")
-            json.strings(FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility))
+            json.strings(FeedCapabilities.of(viewer, on: feed, grants: .inForce))
             if let own = feed.own {
                 if let followings = own.followings {
                     json.key("own_followings")

@@ -55,7 +55,7 @@ extension Wire {
 
     /// The viewer's `own_capabilities` on a feed, as the generated enum spells them.
     package static func ownCapabilities(_ viewer: Principal, on feed: Feed) -> [Components.Schemas.FeedOwnCapability] {
-        FeedCapabilities.of(viewer, ownerID: feed.createdBy.id, visibility: feed.visibility)
+        FeedCapabilities.of(viewer, on: feed, grants: .inForce)
             .compactMap(Components.Schemas.FeedOwnCapability.init(rawValue:))
     }
 }

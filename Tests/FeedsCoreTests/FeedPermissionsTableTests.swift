@@ -61,15 +61,15 @@ import Testing
 
 @Suite struct FeedCapabilitiesTests {
     @Test func capabilitiesAreTheTableInStreamsNames() {
-        let stranger = FeedCapabilities.of(.user("b"), ownerID: "a", visibility: .visible)
+        let stranger = FeedCapabilities.of(.stranger, visibility: .visible, grants: .defaults)
         #expect(stranger.contains("read-feed") && stranger.contains("add-activity-reaction") && stranger.contains("add-comment"))
         #expect(stranger.contains("follow") && !stranger.contains("add-activity") && !stranger.contains("update-feed"))
-        let owner = FeedCapabilities.of(.user("a"), ownerID: "a", visibility: .private)
+        let owner = FeedCapabilities.of(.owner, visibility: .private, grants: .defaults)
         #expect(owner.contains("add-activity") && owner.contains("update-feed") && owner.contains("update-feed-followers"))
         #expect(!owner.contains("delete-any-activity"))
-        let follower = FeedCapabilities.of(.user("b"), ownerID: "a", visibility: .followers)
+        let follower = FeedCapabilities.of(.follower, visibility: .followers, grants: .defaults)
         #expect(follower.contains("read-activities") && follower.contains("add-comment") && !follower.contains("add-activity"))
-        let server = FeedCapabilities.of(.server, ownerID: "a", visibility: .private)
+        let server = FeedCapabilities.of(.server, visibility: .private, grants: .defaults)
         #expect(server.contains("delete-any-activity") && server.contains("add-activity") && server == server.sorted())
         #expect(Set(server).count == server.count)
     }

@@ -51,6 +51,7 @@ import Testing
         "users": .reference,
         "cdn_objects": .reference,
         "feed_groups": .reference,
+        "feed_grants": .reference,
         "feed_views": .reference,
         "membership_levels": .reference,
         "app_settings": .reference,

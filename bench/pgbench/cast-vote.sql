@@ -44,10 +44,12 @@ NULL::text,
 (a.visibility = 'tag' AND a.user_id <> 'voter-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'voter-' || :u::text)),
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'voter-' || :u::text AND af.hidden),
 (extract(epoch FROM a.created_at) * 1000000)::bigint FROM activities a JOIN users u ON u.id = a.user_id WHERE true AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND a.id = 'poll-bench-activity' AND (a.user_id = 'voter-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
-    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'voter-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
-    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'voter-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'voter-' || :u::text AND rm.status = 'member'))))
+    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.created_by = 'voter-' || :u::text OR rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'user' AND rg.action = 'read')::text[])
+    OR (rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_follower' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+        WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'voter-' || :u::text))
+    OR (rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_member' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'voter-' || :u::text AND rm.status = 'member'))))
     AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'voter-' || :u::text AND ub.blocked_user_id = a.user_id)
     OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'voter-' || :u::text)))) ORDER BY a.created_at DESC, a.id DESC LIMIT 2;
 SELECT p.id, p.name, p.description, p.voting_visibility, p.enforce_unique_vote, p.max_votes_allowed,

@@ -55,14 +55,18 @@ CASE WHEN a.reaction_count + a.comment_count > 0 AND (EXISTS (SELECT 1 FROM user
 )::text END,
 (a.visibility = 'tag' AND a.user_id <> 'pollpage-' || :u::text AND NOT tag_readable(a.feeds, a.visibility_tag, 'pollpage-' || :u::text)),
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'pollpage-' || :u::text AND af.hidden),
-(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id WHERE f.feed = E'user\x3apollpage-' || :u::text AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = E'user\x3apollpage-' || :u::text AND (qf.visibility IN ('public', 'visible') OR qf.created_by = 'pollpage-' || :u::text OR (qf.visibility = 'followers' AND EXISTS (
-    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = qf.fid AND rw.status = 'accepted' AND rs.created_by = 'pollpage-' || :u::text)) OR (qf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = qf.fid AND rm.user_id = 'pollpage-' || :u::text AND rm.status = 'member')))) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND NOT EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'pollpage-' || :u::text AND af.hidden) AND (a.user_id = 'pollpage-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
-    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'pollpage-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
-    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'pollpage-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'pollpage-' || :u::text AND rm.status = 'member'))))
+(extract(epoch FROM a.created_at) * 1000000)::bigint FROM activity_feeds f JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id WHERE f.feed = E'user\x3apollpage-' || :u::text AND EXISTS (SELECT 1 FROM feeds qf WHERE qf.fid = E'user\x3apollpage-' || :u::text AND (qf.created_by = 'pollpage-' || :u::text OR qf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'user' AND rg.action = 'read')::text[])
+    OR (qf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_follower' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+        WHERE rw.target_fid = qf.fid AND rw.status = 'accepted' AND rs.created_by = 'pollpage-' || :u::text))
+    OR (qf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_member' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM feed_members rm WHERE rm.fid = qf.fid AND rm.user_id = 'pollpage-' || :u::text AND rm.status = 'member')))) AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND NOT EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'pollpage-' || :u::text AND af.hidden) AND (a.user_id = 'pollpage-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
+    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.created_by = 'pollpage-' || :u::text OR rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'user' AND rg.action = 'read')::text[])
+    OR (rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_follower' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+        WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'pollpage-' || :u::text))
+    OR (rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_member' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'pollpage-' || :u::text AND rm.status = 'member'))))
     AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'pollpage-' || :u::text AND ub.blocked_user_id = a.user_id)
     OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'pollpage-' || :u::text)))) ORDER BY f.created_at DESC, f.activity_id DESC LIMIT 26;
 SELECT p.id, p.name, p.description, p.voting_visibility, p.enforce_unique_vote, p.max_votes_allowed,

@@ -13,18 +13,22 @@ fof AS (
     GROUP BY w.target_fid),
 picked AS (
     (SELECT f.fid, fof.mutuals FROM fof JOIN feeds f ON f.fid = fof.fid WHERE f.group_id = 'user' AND f.created_by <> 'tl-' || :u::text AND f.fid NOT IN (SELECT fid FROM mine)
-  AND (f.visibility IN ('public', 'visible') OR f.created_by = 'tl-' || :u::text OR (f.visibility = 'followers' AND EXISTS (
-    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = f.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text)) OR (f.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = f.fid AND rm.user_id = 'tl-' || :u::text AND rm.status = 'member'))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = f.created_by)
+  AND (f.created_by = 'tl-' || :u::text OR f.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'user' AND rg.action = 'read')::text[])
+    OR (f.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_follower' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+        WHERE rw.target_fid = f.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text))
+    OR (f.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_member' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM feed_members rm WHERE rm.fid = f.fid AND rm.user_id = 'tl-' || :u::text AND rm.status = 'member'))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = f.created_by)
     OR (ub.user_id = f.created_by AND ub.blocked_user_id = 'tl-' || :u::text))
      ORDER BY fof.mutuals DESC, f.follower_count DESC, f.fid LIMIT 10)
     UNION ALL
     (SELECT f.fid, 0 FROM feeds f WHERE f.group_id = 'user' AND f.created_by <> 'tl-' || :u::text AND f.fid NOT IN (SELECT fid FROM mine)
-  AND (f.visibility IN ('public', 'visible') OR f.created_by = 'tl-' || :u::text OR (f.visibility = 'followers' AND EXISTS (
-    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = f.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text)) OR (f.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = f.fid AND rm.user_id = 'tl-' || :u::text AND rm.status = 'member'))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = f.created_by)
+  AND (f.created_by = 'tl-' || :u::text OR f.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'user' AND rg.action = 'read')::text[])
+    OR (f.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_follower' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+        WHERE rw.target_fid = f.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text))
+    OR (f.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_member' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM feed_members rm WHERE rm.fid = f.fid AND rm.user_id = 'tl-' || :u::text AND rm.status = 'member'))) AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = f.created_by)
     OR (ub.user_id = f.created_by AND ub.blocked_user_id = 'tl-' || :u::text))
      ORDER BY f.follower_count DESC, f.created_at DESC, f.fid LIMIT 10))
 SELECT f.group_id, f.feed_id, f.name, f.description, f.custom::text, f.created_at, f.updated_at,

@@ -55,10 +55,12 @@ CASE WHEN a.reaction_count + a.comment_count > 0 AND (EXISTS (SELECT 1 FROM user
 EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'tl-' || :u::text AND af.hidden),
 (extract(epoch FROM a.created_at) * 1000000)::bigint, s.score FROM (
     SELECT a.id, COALESCE(rk(GREATEST(rk_div(172800::float8 - GREATEST(abs(rk(extract(epoch FROM a.created_at)::float8 - extract(epoch FROM now())::float8)) - 0::float8, 0), 172800::float8), 0) * rk_pow((a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count)::float8, rk(0.5::float8))), 0) AS score FROM (SELECT p.id, (ARRAY['popular']::text[])[p.k + 1] AS src FROM (SELECT DISTINCT ON (id) id, k FROM ((SELECT a.id, 0 AS k FROM activities a WHERE a.visibility = 'public' AND (a.reaction_count + 2 * a.comment_count + 3 * a.bookmark_count) >= 5 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now()) AND NOT EXISTS (SELECT 1 FROM activity_feedback af WHERE af.activity_id = a.id AND af.user_id = 'tl-' || :u::text AND af.hidden) AND (a.user_id = 'tl-' || :u::text OR (a.visibility IN ('public', 'tag') AND EXISTS (
-    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.visibility IN ('public', 'visible') OR rf.created_by = 'tl-' || :u::text OR (rf.visibility = 'followers' AND EXISTS (
-    SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
-    WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text)) OR (rf.visibility = 'members' AND EXISTS (
-    SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'tl-' || :u::text AND rm.status = 'member'))))
+    SELECT 1 FROM feeds rf WHERE rf.fid = ANY(a.feeds) AND (rf.created_by = 'tl-' || :u::text OR rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'user' AND rg.action = 'read')::text[])
+    OR (rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_follower' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM follows rw JOIN feeds rs ON rs.fid = rw.source_fid
+        WHERE rw.target_fid = rf.fid AND rw.status = 'accepted' AND rs.created_by = 'tl-' || :u::text))
+    OR (rf.visibility = ANY((SELECT rg.visibilities FROM feed_grants rg WHERE rg.role = 'feed_member' AND rg.action = 'read')::text[]) AND EXISTS (
+        SELECT 1 FROM feed_members rm WHERE rm.fid = rf.fid AND rm.user_id = 'tl-' || :u::text AND rm.status = 'member'))))
     AND NOT EXISTS (SELECT 1 FROM user_blocks ub WHERE (ub.user_id = 'tl-' || :u::text AND ub.blocked_user_id = a.user_id)
     OR (ub.user_id = a.user_id AND ub.blocked_user_id = 'tl-' || :u::text)))) AND a.created_at > to_timestamp(extract(epoch FROM now())::float8) - 604800 * interval '1 second' ORDER BY a.created_at DESC, a.id DESC LIMIT 1000)) c ORDER BY id, k) p) p
     JOIN activities a ON a.id = p.id) s

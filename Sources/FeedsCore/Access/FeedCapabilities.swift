@@ -1,6 +1,6 @@
 /// What a caller may do with a feed, as Stream's `own_capabilities` names it: client UIs offer the
-/// post box, the like and comment buttons, follow and edit from this list. It is `FeedPermissions`
-/// spelt in Stream's capability names, so it says what the handlers enforce, nothing more.
+/// post box, the like and comment buttons, follow and edit from this list. It is the app's
+/// `FeedGrants` spelt in Stream's capability names, so it says what the server enforces, nothing more.
 public enum FeedCapabilities {
     /// The capability names of each action of the table.
     static let names: [FeedAction: [String]] = [
@@ -20,23 +20,42 @@ public enum FeedCapabilities {
     /// The server's besides.
     static let server = ["update-any-activity", "delete-any-activity", "update-any-comment", "delete-any-comment"]
 
-    /// The capabilities of `principal` on a feed of `visibility` owned by `ownerID`, sorted. A user
-    /// who sees the feed and does not own it may read it, so is a follower of a `followers` feed.
-    public static func of(_ principal: Principal, ownerID: String, visibility: FeedVisibility) -> [String] {
-        let role: FeedRole =
-            switch principal {
-            case .server: .server
-            case .user(let id) where id == ownerID: .owner
-            case .user: visibility == .followers ? .follower : .stranger
-            }
-        return of(role, visibility: visibility)
+    /// The capabilities `action` grants, together.
+    static func granted(_ action: FeedAction) -> [String] {
+        (names[action] ?? []) + (action == .read ? ownActivities : [])
+    }
+
+    /// The capabilities of `principal` on `feed` under `grants`, sorted. The reader's roles are
+    /// what the feed's own data says (their membership, their follows of it) when it was read with
+    /// it; otherwise a reader who is not the owner is taken for a user, or, where users may not
+    /// read it, for whoever may (they read it).
+    public static func of(_ principal: Principal, on feed: Feed, grants: FeedGrants) -> [String] {
+        of(roles(of: principal, on: feed, grants: grants), visibility: feed.visibility, grants: grants)
     }
 
     /// The capabilities of `role` on a feed of `visibility`, sorted.
-    public static func of(_ role: FeedRole, visibility: FeedVisibility) -> [String] {
-        var capabilities = FeedAction.allCases.filter { FeedPermissions.allows($0, role, visibility) }.flatMap { names[$0] ?? [] }
-        if FeedPermissions.allows(.read, role, visibility) { capabilities += ownActivities }
-        if role == .server { capabilities += server }
+    public static func of(_ role: FeedRole, visibility: FeedVisibility, grants: FeedGrants) -> [String] {
+        of([role], visibility: visibility, grants: grants)
+    }
+
+    /// The capabilities of someone holding `roles` (a member may follow too), sorted.
+    static func of(_ roles: [FeedRole], visibility: FeedVisibility, grants: FeedGrants) -> [String] {
+        let actions = FeedAction.allCases.filter { action in roles.contains { grants.allows(action, $0, visibility) } }
+        var capabilities = actions.flatMap(granted)
+        if roles.contains(.server) { capabilities += server }
         return capabilities.sorted()
+    }
+
+    static func roles(of principal: Principal, on feed: Feed, grants: FeedGrants) -> [FeedRole] {
+        guard let user = principal.userID else { return [.server] }
+        if user == feed.createdBy.id { return [.owner] }
+        if let own = feed.own {
+            var roles: [FeedRole] = [own.follows.isEmpty ? .stranger : .pending]
+            if own.membership?.status == .member { roles.append(.member) }
+            if own.follows.contains(where: { $0.status == .accepted }) { roles.append(.follower) }
+            return roles
+        }
+        if grants.allows(.read, .stranger, feed.visibility) { return [.stranger] }
+        return [grants.allows(.read, .follower, feed.visibility) ? .follower : .member]
     }
 }

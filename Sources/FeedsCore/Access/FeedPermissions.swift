@@ -30,11 +30,12 @@ public enum FeedAction: String, Sendable, CaseIterable {
     case manageFollowers
 }
 
-/// Who may do what to a feed: the one table of the rule. `docs/permissions.md` shows it and a
-/// test checks the two agree; the SQL form of `read` is `FeedReadable` (and `ActivityReadable`
-/// for activities), and the end-to-end matrix tests hold the server to this table.
+/// Who may do what to a feed, as a new app starts: the table of the rule. `docs/permissions.md`
+/// shows it and a test checks the two agree; an app changes what members, followers and users
+/// may do per level (`FeedGrants`, whose defaults this is). The SQL form is `FeedReadable` (and
+/// `ActivityReadable` for activities), and the end-to-end matrix tests hold the server to it.
 public enum FeedPermissions {
-    /// Whether `role` may do `action` on a feed of `visibility`.
+    /// Whether `role` may do `action` on a feed of `visibility`, by default.
     public static func allows(_ action: FeedAction, _ role: FeedRole, _ visibility: FeedVisibility) -> Bool {
         if role == .server || role == .owner { return true }
         switch action {

@@ -41,6 +41,14 @@ extension AppSettings {
             }
             lines.append("event_hooks: \(describe(webhooks.hooks)) → \(describe(next.webhooks.hooks))")
         }
+        for visibility in FeedVisibility.allCases {
+            for (role, name) in FeedGrants.roles {
+                let (old, new) = (feedGrants.granted(role, on: visibility), next.feedGrants.granted(role, on: visibility))
+                guard old != new else { continue }
+                let text = { (actions: Set<FeedAction>) in Self.listText(actions.map(\.rawValue).sorted()) }
+                lines.append("feed_visibilities.\(visibility.rawValue).\(name): \(text(old)) → \(text(new))")
+            }
+        }
         return lines
     }
 

@@ -15,6 +15,8 @@ public struct AppSettings: Sendable, Equatable {
     public var webhooks = WebhookSettings()
     /// The feed groups (changed through their own calls, versioned with the rest).
     public var feedGroups: FeedGroups
+    /// What members, followers and other users may do at each feed visibility level (UpdateFeedVisibility).
+    public var feedGrants = FeedGrants.defaults
     /// Bumped by every change; a node keeps the highest it has seen.
     public var version: Int64
 

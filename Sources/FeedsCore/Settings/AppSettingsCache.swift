@@ -12,6 +12,9 @@ public final class AppSettingsCache: Sendable {
     /// The settings in force now.
     public var current: AppSettings { state.withLock { $0 } }
 
+    /// The feed grants in force now (read on every request: no copy of the rest).
+    public var feedGrants: FeedGrants { state.withLock { $0.feedGrants } }
+
     /// Takes `settings` when they are newer than what is held; returns whether they were.
     @discardableResult
     public func offer(_ settings: AppSettings) -> Bool {

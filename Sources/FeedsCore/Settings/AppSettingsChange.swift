@@ -60,6 +60,9 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
     public var webhookEvents: [String]?
     /// The whole list, replacing the one held.
     public var eventHooks: [WebhookHook.Change]?
+    /// UpdateFeedVisibility: one level's grants, by role (roles not named keep theirs). Not a
+    /// field of `PATCH /app`.
+    public var feedGrants: FeedGrants.Change?
 
     /// As `PATCH /app` takes it.
     enum CodingKeys: String, CodingKey {
@@ -130,6 +133,9 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
         }
         if let eventHooks {
             settings.webhooks.hooks = try WebhookHook.Change.applied(eventHooks, to: settings.webhooks.hooks, now: now)
+        }
+        if let feedGrants {
+            settings.feedGrants = try settings.feedGrants.setting(feedGrants.roles, on: feedGrants.visibility)
         }
         return settings
     }

@@ -81,7 +81,7 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         // generated type holds a Date: times are integers on the wire (`WireTime`).
         let openAPIConfiguration = Configuration(jsonEncodingOptions: [.withoutEscapingSlashes])
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: RequestScopeMiddleware())
+        router.add(middleware: RequestScopeMiddleware(settings: uploads.settings))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: CDNSafetyHeadersMiddleware())
         router.add(middleware: APIErrorMiddleware())

@@ -5,16 +5,20 @@ import Hummingbird
 import Synchronization
 
 /// Gives every request an id (the client's `x-client-request-id`, or a new one), puts it on
-/// every log line, echoes it in the response, and starts the request's scope.
+/// every log line, echoes it in the response, and starts the request's scope with the app's feed
+/// grants as this node holds them.
 struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let settings: AppSettingsCache
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         let requestID = RequestID.of(request.headers)
         var context = context
         context.logger[metadataKey: "request_id"] = .string(requestID)
-        let scope = RequestScope(
+        var scope = RequestScope(
             requestID: requestID, logger: context.logger, start: .now, principal: nil,
             peer: request.headers[RequestHeadNormalizer.peerAddress])
+        scope.grants = settings.feedGrants
         var response = try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }

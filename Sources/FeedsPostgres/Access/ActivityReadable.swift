@@ -1,3 +1,5 @@
+import FeedsCore
+
 /// Who may read an activity, as SQL: its author always; anyone else when it is public, at least
 /// one of its feeds is readable to them (`FeedReadable`) and neither has blocked the other
 /// (`Unblocked`: so a blocked user can neither read nor react to nor comment on the blocker's
@@ -9,31 +11,33 @@
 /// never a copy.
 enum ActivityReadable {
     /// A condition on the activity row `activity` for the user bound at `user` (a `$n` placeholder).
-    static func predicate(activity: String, user: String) -> String {
+    /// With `.engage`, whether they may react to it, comment on it and bookmark it: the same, with
+    /// what the app grants for engaging in place of reading (`FeedReadable.permits`).
+    static func predicate(activity: String, user: String, for action: FeedAction = .read) -> String {
         let visible = """
             (\(activity).visibility = 'public' OR (\(activity).visibility = 'tag'
                 AND \(TagReadable.predicate(activity: activity, user: user))))
             """
-        return rule(activity: activity, user: user, visible: visible)
+        return rule(activity: activity, user: user, visible: visible, action: action)
     }
 
     /// The same for a caller that may be the server (the placeholder bound to NULL): all is readable.
-    static func predicate(activity: String, userOrServer user: String) -> String {
-        "(\(user)::text IS NULL OR \(predicate(activity: activity, user: user)))"
+    static func predicate(activity: String, userOrServer user: String, for action: FeedAction = .read) -> String {
+        "(\(user)::text IS NULL OR \(predicate(activity: activity, user: user, for: action)))"
     }
 
     /// Whether a page lists the activity to the user: as `predicate`, but a tagged activity is
     /// listed to every reader of its feed (those it is not for get its preview).
     static func listed(activity: String, user: String) -> String {
-        rule(activity: activity, user: user, visible: "\(activity).visibility IN ('public', 'tag')")
+        rule(activity: activity, user: user, visible: "\(activity).visibility IN ('public', 'tag')", action: .read)
     }
 
     /// The author, or anyone when `visible` holds, one of its feeds is readable to them and
     /// neither blocked the other.
-    private static func rule(activity: String, user: String, visible: String) -> String {
+    private static func rule(activity: String, user: String, visible: String, action: FeedAction) -> String {
         """
         (\(activity).user_id = \(user) OR (\(visible) AND EXISTS (
-            SELECT 1 FROM feeds rf WHERE rf.fid = ANY(\(activity).feeds) AND \(FeedReadable.predicate(feed: "rf", user: user)))
+            SELECT 1 FROM feeds rf WHERE rf.fid = ANY(\(activity).feeds) AND \(FeedReadable.permits(action, feed: "rf", user: user)))
             AND \(Unblocked.predicate("\(activity).user_id", user))))
         """
     }

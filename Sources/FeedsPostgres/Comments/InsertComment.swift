@@ -32,7 +32,7 @@ struct InsertComment: PostgresPreparedStatement {
                        WHERE s.created_by = a.user_id AND t.created_by = $4 AND w.status = 'accepted')) AS allowed
             FROM activities a
             WHERE a.id = $2 AND \(ActivityLive.predicate("a"))
-              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$13"))
+              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$13", for: .engage))
             FOR KEY SHARE OF a
         ), attachable AS (
             SELECT key FROM cdn_objects

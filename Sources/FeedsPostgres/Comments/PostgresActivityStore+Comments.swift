@@ -51,7 +51,13 @@ extension PostgresActivityStore {
             let insert = InsertComment(draft, activityID: activityID, depth: depth, reader: principal.userID)
             var stored: InsertComment.Stored?
             for try await outcome in try await connection.execute(insert, logger: logger) {
-                guard outcome.made else { throw refusal(outcome, activityID: activityID, linked: insert.linked) }
+                guard outcome.made else {
+                    // Hidden from this reader (404), or read but not theirs to comment on (403).
+                    if outcome.restriction == nil, let user = principal.userID {
+                        try await engageable(activityID, user: user, on: connection, logger: logger)
+                    }
+                    throw refusal(outcome, activityID: activityID, linked: insert.linked)
+                }
                 stored = outcome.stored
             }
             // A new comment is what was sent, with no replies or reactions yet.

@@ -62,8 +62,9 @@ extension PostgresActivityStore {
     }
 
     public func mayRead(_ feed: Feed, userID: String, logger: Logger) async throws -> Bool {
-        if feed.createdBy.id == userID || feed.visibility.isOpen { return true }
-        guard feed.visibility == .followers || feed.visibility == .members else { return false }
+        // Open to every user by the grants this request goes by: no query (the page's activities
+        // are still checked against the database's own rows).
+        if feed.createdBy.id == userID || FeedGrants.inForce.allows(.read, .stranger, feed.visibility) { return true }
         var bind = SQLBinds()
         let sql =
             "SELECT 1 FROM feeds f WHERE f.fid = \(try bind(feed.id.description)) AND \(FeedReadable.predicate(feed: "f", user: try bind(userID)))"

@@ -22,12 +22,16 @@ extension PostgresActivityStore {
             // group's defaults. Anyone else's feed, or a custom group's, must exist already.
             try await Self.ensureOwnFeeds(FollowInput.sourcesMadeOnFollow(inputs, by: principal), on: connection, logger: logger)
             let access = try await Self.access(Set(inputs.flatMap { [$0.source, $0.target] }), on: connection, logger: logger)
+            // Who may follow what is the app's (`FeedGrants`), read in the follow's transaction.
+            var grants = FeedGrants.defaults
+            if principal.userID != nil { grants = try await PostgresAppSettingsStore.readGrants(on: connection, logger: logger) }
             var pairs: [(source: String, target: String, created: Bool)] = []
             var jobs: [Int64] = []
             var counts: [String: (followers: Int, following: Int)] = [:]
             for input in inputs {
                 let (source, target) = (try Self.feed(input.source, in: access), try Self.feed(input.target, in: access))
-                let status = try Self.status(of: input, source: source, target: target, by: principal)
+                let status = try await Self.status(
+                    of: input, source: source, target: target, by: principal, grants: grants, on: connection, logger: logger)
                 if principal.userID != nil, source.owner != target.owner {
                     try await Self.refuseBlocked(input, source.owner, target.owner, on: connection, logger: logger)
                 }
@@ -231,10 +235,12 @@ extension PostgresActivityStore {
         }
     }
 
-    /// The status a new follow starts with, or why it may not be made.
-    private static func status(of input: FollowInput, source: FeedAccess, target: FeedAccess, by principal: Principal) throws
-        -> Follow.Status
-    {
+    /// The status a new follow starts with, or why it may not be made: a user follows from their
+    /// own feeds, into feeds the app lets users (or members, when they are one) follow.
+    private static func status(
+        of input: FollowInput, source: FeedAccess, target: FeedAccess, by principal: Principal, grants: FeedGrants,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> Follow.Status {
         guard let user = principal.userID else {
             return input.status ?? target.visibility.followStatus ?? .accepted
         }
@@ -242,9 +248,16 @@ extension PostgresActivityStore {
             throw FeedsError.notAllowed("\(user) may follow only from their own feeds; \(input.source) is \(source.owner)'s")
         }
         if user == target.owner { return .accepted }
-        guard let status = target.visibility.followStatus else {
-            throw FeedsError.notAllowed("\(input.target) is \(target.visibility.rawValue): only its owner may follow it")
+        if let status = grants.followStatus(.stranger, target.visibility) { return status }
+        if let status = grants.followStatus(.member, target.visibility) {
+            let rows = try await connection.query(
+                """
+                SELECT 1 FROM feed_members
+                WHERE fid = \(input.target.description) AND user_id = \(user) AND status = 'member'
+                """, logger: logger)
+            for try await _ in rows { return status }
         }
-        return status
+        let who = grants.allows(.follow, .member, target.visibility) ? "its owner and its members" : "only its owner"
+        throw FeedsError.notAllowed("\(input.target) is \(target.visibility.rawValue): \(who) may follow it, not \(user)")
     }
 }

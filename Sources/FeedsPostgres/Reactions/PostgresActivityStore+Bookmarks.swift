@@ -8,7 +8,7 @@ extension PostgresActivityStore {
         _ object: BookmarkObject, userID: String, folder: FolderChoice, custom: JSONObject, by principal: Principal,
         logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
-        let (activityID, commentID) = try await readable(object, principal: principal, logger: logger)
+        let (activityID, commentID) = try await readable(object, principal: principal, for: .engage, logger: logger)
         let folderID: String? = try await client.transaction(logger: logger) { connection in
             try await Self.ensureUser(userID, on: connection, logger: logger)
             let folderID = try await Self.folder(folder, of: userID, on: connection, logger: logger)
@@ -29,7 +29,7 @@ extension PostgresActivityStore {
         _ object: BookmarkObject, userID: String, folderID: String?, move: FolderChoice?, custom: JSONObject?,
         by principal: Principal, logger: Logger
     ) async throws -> (bookmark: Bookmark, activity: Activity) {
-        let (activityID, commentID) = try await readable(object, principal: principal, logger: logger)
+        let (activityID, commentID) = try await readable(object, principal: principal, for: .read, logger: logger)
         let (current, comment) = (folderID ?? "", commentID ?? "")
         let moved: String? = try await client.transaction(logger: logger) { connection in
             // The bookmark first: a missing one is 404 before any folder is made for it.
@@ -64,7 +64,7 @@ extension PostgresActivityStore {
     public func deleteBookmark(_ object: BookmarkObject, userID: String, folderID: String?, by principal: Principal, logger: Logger)
         async throws -> (bookmark: Bookmark, activity: Activity)
     {
-        let (activityID, commentID) = try await readable(object, principal: principal, logger: logger)
+        let (activityID, commentID) = try await readable(object, principal: principal, for: .read, logger: logger)
         var found = try await bookmark(object, activityID, userID, folderID, logger: logger)
         let removed = try await client.committed(logger: logger) { connection in
             let rows = try await connection.query(
@@ -246,18 +246,19 @@ extension PostgresActivityStore {
     }
 
     /// The activity a bookmark of `object` hangs on, and the comment if it is one: 404 unless the
-    /// principal may read it.
-    private func readable(_ object: BookmarkObject, principal: Principal, logger: Logger) async throws
+    /// principal may read it; 403 for a new bookmark (`.engage`) when the app does not grant it.
+    private func readable(_ object: BookmarkObject, principal: Principal, for action: FeedAction, logger: Logger) async throws
         -> (activityID: String, commentID: String?)
     {
         switch object {
         case .activity(let id):
-            try await readable(id, principal: principal, logger: logger)
+            try await readable(id, principal: principal, for: action, logger: logger)
             return (id, nil)
         case .comment(let id):
             guard let comment = try await comment(id: id, by: principal, ownFieldsOf: nil, logger: logger) else {
                 throw FeedsError.notFound("comment \(id) does not exist")
             }
+            if action == .engage { try await readable(comment.activityID, principal: principal, for: action, logger: logger) }
             return (comment.activityID, id)
         }
     }

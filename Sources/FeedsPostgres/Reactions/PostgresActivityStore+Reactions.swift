@@ -24,8 +24,9 @@ extension PostgresActivityStore {
             }
         }
         guard let made else {
-            // Nothing written: the activity is not there for this reader, or the user's types are full.
-            try await readable(activityID, principal: principal, logger: logger)
+            // Nothing written: the activity is not there for this reader, not theirs to react to,
+            // or the user's types are full.
+            try await readable(activityID, principal: principal, for: .engage, logger: logger)
             throw ReactionInput.tooManyTypes
         }
         return made
@@ -50,7 +51,8 @@ extension PostgresActivityStore {
             try await Self.inserted(insert, userID: userID, on: connection, logger: logger)
         }
         guard let stored else {
-            _ = try await readableComment(commentID, principal: principal, logger: logger)
+            let comment = try await readableComment(commentID, principal: principal, logger: logger)
+            try await readable(comment.activityID, principal: principal, for: .engage, logger: logger)
             throw ReactionInput.tooManyTypes
         }
         return (stored, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
@@ -210,12 +212,42 @@ extension PostgresActivityStore {
     }
 
     /// Refuses an activity that is deleted, missing, or not `principal`'s to read, as missing.
-    func readable(_ id: String, principal: Principal, logger: Logger) async throws {
-        var bind = SQLBinds()
-        var sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a"))"
-        if let user = principal.userID { sql += " AND \(ActivityReadable.predicate(activity: "a", user: try bind(user)))" }
-        let rows = try await reads.query(bind.query(sql), logger: logger)
-        for try await _ in rows { return }
+    /// With `.engage`, also one they read but may not react to, comment on or bookmark (403).
+    func readable(_ id: String, principal: Principal, for action: FeedAction = .read, logger: Logger) async throws {
+        guard let user = principal.userID else {
+            var bind = SQLBinds()
+            let sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a"))"
+            for try await _ in try await reads.query(bind.query(sql), logger: logger) { return }
+            throw FeedsError.notFound("activity \(id) does not exist")
+        }
+        let rows = try await reads.query(try Self.engagement(of: id, by: user), logger: logger).decode(Bool.self)
+        for try await engageable in rows { return try Self.refuse(id, user, engageable: engageable || action == .read) }
         throw FeedsError.notFound("activity \(id) does not exist")
+    }
+
+    /// On `connection`: refuses an activity `user` reads but may not engage with (403); returns
+    /// when they may, or do not read it at all.
+    static func engageable(_ id: String, user: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(try engagement(of: id, by: user), logger: logger).decode(Bool.self)
+        for try await engageable in rows { try refuse(id, user, engageable: engageable) }
+    }
+
+    /// One row when the live activity is readable to `user`: whether they may engage with it
+    /// (the app's grants for engaging, `ActivityReadable`'s `.engage`).
+    private static func engagement(of id: String, by user: String) throws -> PostgresQuery {
+        var bind = SQLBinds()
+        let reader = try bind(user)
+        let sql = """
+            SELECT \(ActivityReadable.predicate(activity: "a", user: reader, for: .engage)) FROM activities a
+            WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a")) AND \(ActivityReadable.predicate(activity: "a", user: reader))
+            """
+        return bind.query(sql)
+    }
+
+    private static func refuse(_ id: String, _ user: String, engageable: Bool) throws {
+        guard !engageable else { return }
+        throw FeedsError.notAllowed(
+            "\(user) may read activity \(id) but not react to it, comment on it or bookmark it: "
+                + "the app grants that to fewer readers of its feeds (UpdateFeedVisibility)")
     }
 }

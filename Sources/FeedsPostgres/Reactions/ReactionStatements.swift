@@ -91,7 +91,8 @@ enum ActivityReactions: ReactionTable {
     static let key = "activity_id"
     static let target = """
         SELECT a.id FROM activities a
-            WHERE a.id = $1 AND \(ActivityLive.predicate("a")) AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
+            WHERE a.id = $1 AND \(ActivityLive.predicate("a"))
+              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5", for: .engage))
         """
     static let isComment = false
 }
@@ -103,7 +104,7 @@ enum CommentReactions: ReactionTable {
     static let target = """
         SELECT c.id FROM comments c JOIN activities a ON a.id = c.activity_id
             WHERE c.id = $1 AND c.deleted_at IS NULL AND \(ActivityLive.predicate("a"))
-              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5"))
+              AND \(ActivityReadable.predicate(activity: "a", userOrServer: "$5", for: .engage))
               AND ($5::text IS NULL OR \(Unblocked.predicate("c.user_id", "$5")))
         """
     static let isComment = true

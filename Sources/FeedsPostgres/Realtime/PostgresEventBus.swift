@@ -221,8 +221,9 @@ public final class PostgresEventBus: EventPublisher, Service {
     }
 
     /// Reads events once for this node, and delivers them. For an event of a public activity the
-    /// same statement finds which of the feeds watched here follow its feeds (accepted follows),
-    /// so a timeline's watchers get it too; a node with no watchers looks up nothing. It reads
+    /// same statement finds which of the feeds watched here follow its feeds (accepted follows,
+    /// whose owners may read the followed feed under the app's grants), so a timeline's watchers
+    /// get it too; a node with no watchers looks up nothing. It reads
     /// the watched feeds' visibilities too (`feed_visibility`).
     private func read(_ ids: [Int64]) async {
         guard let handlers = handlers.withLockedValue({ $0 }) else { return }
@@ -245,7 +246,9 @@ public final class PostgresEventBus: EventPublisher, Service {
                     FROM realtime_events e, (SELECT \(watched)::text[] AS fids) here,
                         LATERAL (SELECT CASE WHEN e.to_followers AND cardinality(here.fids) > 0 THEN ARRAY(
                             SELECT DISTINCT w.source_fid FROM follows w
+                                JOIN feeds ws ON ws.fid = w.source_fid JOIN feeds wt ON wt.fid = w.target_fid
                             WHERE w.target_fid = ANY(e.fids) AND w.status = 'accepted' AND w.source_fid = ANY(here.fids)
+                                AND \(unescaped: FeedReadable.predicate(feed: "wt", user: "ws.created_by"))
                         ) ELSE '{}'::text[] END AS following) f
                     WHERE e.id = ANY(\(ids)) ORDER BY e.id
                     """, logger: logger)

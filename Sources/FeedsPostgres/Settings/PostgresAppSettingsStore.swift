@@ -70,6 +70,7 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
                 """,
                 logger: logger
             )
+            if next.feedGrants != current.feedGrants { try await Self.write(next.feedGrants, on: connection, logger: logger) }
             try await Self.announce(next.version, by: actor, changes: current.differences(to: next), on: connection, logger: logger)
             return next
         }
@@ -116,8 +117,36 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
         }
         if var settings = found {
             settings.feedGroups = FeedGroups(try await PostgresFeedGroupStore.read(on: connection, logger: logger))
+            settings.feedGrants = try await readGrants(on: connection, logger: logger)
             return settings
         }
         throw FeedsError(.internal, "the app_settings row is missing; run feeds migrate")
+    }
+
+    /// The `feed_grants` rows.
+    static func readGrants(on connection: PostgresConnection, logger: Logger) async throws -> FeedGrants {
+        let rows = try await connection.query("SELECT role, action, visibilities FROM feed_grants", logger: logger)
+        var grants: [(role: FeedRole, action: FeedAction, visibilities: [FeedVisibility])] = []
+        for try await (name, action, visibilities) in rows.decode((String, String, [String]).self) {
+            guard let role = FeedGrants.roles.first(where: { $0.name == name })?.role, let action = FeedAction(rawValue: action)
+            else { continue }
+            grants.append((role, action, visibilities.compactMap(FeedVisibility.init(rawValue:))))
+        }
+        return FeedGrants(rows: grants)
+    }
+
+    /// Writes every row of `grants` (a dozen: one per role and action).
+    static func write(_ grants: FeedGrants, on connection: PostgresConnection, logger: Logger) async throws {
+        for (role, name) in FeedGrants.roles {
+            for action in FeedGrants.actions {
+                let visibilities = grants.visibilities(role, action).map(\.rawValue)
+                try await connection.query(
+                    """
+                    INSERT INTO feed_grants (role, action, visibilities) VALUES (\(name), \(action.rawValue), \(visibilities))
+                    ON CONFLICT (role, action) DO UPDATE SET visibilities = EXCLUDED.visibilities
+                    """,
+                    logger: logger)
+            }
+        }
     }
 }

@@ -3,12 +3,14 @@ import Foundation
 import PostgresNIO
 
 /// The create: the user (if new), the activity, its feed rows, its feeds (if new), its
-/// attachments and the share count of the activity it shares in one statement of data-modifying CTEs, which PostgreSQL runs atomically (foreign
-/// keys are checked at its end, so the rows may reference each other). The trigger that counts a
-/// feed's posts queues the fan-out when the feed has followers (migration 0007). A user posts only
-/// to feeds that are theirs, or new ones they may create (`FeedPermissions`: `user:<them>`, not
-/// `user:<someone else>`): otherwise nothing is written and no row comes back. Prepared once per connection: planning these CTEs costs more
-/// than running them.
+/// attachments and the share count of the activity it shares in one statement of data-modifying
+/// CTEs, which PostgreSQL runs atomically (foreign keys are checked at its end, so the rows may
+/// reference each other). The trigger that counts a feed's posts queues the fan-out when the feed
+/// has followers (migration 0007). A user posts only to feeds that are theirs, new ones they may
+/// create (`FeedPermissions`: `user:<them>`, not `user:<someone else>`), or others' where the app
+/// grants them posting (`FeedGrants`, a member of a community feed): otherwise nothing is written
+/// and no row comes back. Prepared once per connection: planning these CTEs costs more than
+/// running them.
 struct InsertActivity: PostgresPreparedStatement {
     /// The activity's times, and its user unless another request created it after the statement's snapshot.
     typealias Row = (created: Date, updated: Date, user: User?)
@@ -28,7 +30,8 @@ struct InsertActivity: PostgresPreparedStatement {
                 id, type, user_id, text, feeds, visibility, visibility_tag, restrict_replies, custom, expires_at, poll_id,
                 parent_id, mentioned_user_ids)
             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $17, $18, $19, $20
-            WHERE $15::text IS NULL OR (NOT EXISTS (SELECT 1 FROM feeds WHERE fid = ANY($5) AND created_by <> $15)
+            WHERE $15::text IS NULL OR (NOT EXISTS (
+                    SELECT 1 FROM feeds pf WHERE pf.fid = ANY($5) AND NOT \(FeedReadable.permits(.post, feed: "pf", user: "$15")))
                 AND (SELECT count(*) FROM feeds WHERE fid = ANY($16)) = cardinality($16::text[]))
             RETURNING id, created_at, updated_at
         ), feed_rows AS (
@@ -48,6 +51,9 @@ struct InsertActivity: PostgresPreparedStatement {
         )
         SELECT a.created_at, a.updated_at, author.* FROM a LEFT JOIN author ON true LIMIT 1
         """
+
+    /// Why a user's post into a feed was refused.
+    static let refusal = "it is another user's feed, and the app grants them no posting there (UpdateFeedVisibility)"
 
     let draft: ActivityDraft
     let attachments: AttachmentColumns

@@ -42,20 +42,23 @@ extension PostgresActivityStore {
             logger: logger)
     }
 
-    /// Refuses `feeds` unless `principal` may post into each: one of theirs, or a missing one they
-    /// may create (`FeedPermissions`). The server may post anywhere.
+    /// Refuses `feeds` unless `principal` may post into each: one of theirs, a missing one they may
+    /// create (`FeedPermissions`), or one where the app grants them posting (`FeedGrants`). The
+    /// server may post anywhere.
     static func checkPostable(_ feeds: [FeedID], by principal: Principal, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         guard let user = principal.userID, !feeds.isEmpty else { return }
         let creatable = feeds.filter { FeedPermissions.mayCreate($0, by: principal) }.map(\.description)
-        let rows = try await connection.query(
+        var bind = SQLBinds()
+        let (listed, poster) = (try bind(feeds.map(\.description)), try bind(user))
+        let sql = """
+            SELECT x.f FROM unnest(\(listed)::text[]) AS x(f) LEFT JOIN feeds d ON d.fid = x.f
+            WHERE (d.fid IS NULL AND NOT x.f = ANY(\(try bind(creatable))::text[]))
+                OR (d.fid IS NOT NULL AND NOT \(FeedReadable.permits(.post, feed: "d", user: poster))) LIMIT 1
             """
-            SELECT x.f FROM unnest(\(feeds.map(\.description))::text[]) AS x(f) LEFT JOIN feeds d ON d.fid = x.f
-            WHERE (d.fid IS NULL AND NOT x.f = ANY(\(creatable)::text[])) OR d.created_by <> \(user) LIMIT 1
-            """, logger: logger)
-        for try await feed in rows.decode(String.self) {
-            throw FeedsError.notAllowed("\(user) may not add activities to \(feed): it is another user's feed")
+        for try await feed in try await connection.query(bind.query(sql), logger: logger).decode(String.self) {
+            throw FeedsError.notAllowed("\(user) may not add activities to \(feed): \(InsertActivity.refusal)")
         }
     }
 

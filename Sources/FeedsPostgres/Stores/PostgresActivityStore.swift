@@ -78,9 +78,8 @@ public struct PostgresActivityStore: ActivityStore {
     /// The row `InsertActivity` returns; none when a feed posted to is another user's.
     private static func inserted<Rows: AsyncSequence>(_ rows: Rows, _ draft: ActivityDraft) async throws -> Rows.Element {
         for try await row in rows { return row }
-        throw FeedsError.notAllowed(
-            "\(draft.userID) may not add activities to another user's feed (\(draft.feeds.map(\.description).joined(separator: ", ")))"
-        )
+        let feeds = draft.feeds.map(\.description).joined(separator: ", ")
+        throw FeedsError.notAllowed("\(draft.userID) may not add activities to \(feeds): \(InsertActivity.refusal)")
     }
 
     public func activity(id: String, viewer: Principal, logger: Logger) async throws -> Activity? {

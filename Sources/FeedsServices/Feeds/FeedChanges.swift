@@ -35,7 +35,7 @@ package struct FeedChanges<Store: ActivityStore>: Sendable {
             try await notifier.unnotify(
                 source: NotificationDraft.followSource(source: follow.source.id, target: follow.target.id), logger: logger)
         }
-        if !feed.visibility.isOpen {
+        if !FeedGrants.inForce.allows(.read, .stranger, feed.visibility) {
             try await events.realtime.revokeAll(id.description, allBut: feed.createdBy.id)
         }
         return feed

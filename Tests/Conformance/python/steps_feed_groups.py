@@ -1,6 +1,10 @@
 """Steps: feed groups as Stream's setup scripts make them (the React Native sample's
 `createFeedGroup({id: 'hashtag'})`): the built-ins listed, an app's group created, used,
-changed, deleted, restored and removed, and what a user token may not do."""
+changed, deleted, restored and removed, and what a user token may not do; feed visibilities and
+the grants an app sets on them."""
+
+from getstream import Stream
+from getstream.models import FeedMemberRequest
 
 from support import check_decoded, expect_api_error, expect_equal, near_now, step
 
@@ -97,3 +101,39 @@ def feed_visibilities_listed_and_read(run):
     expect_api_error(
         lambda: run.client.feeds.update_feed_visibility("followers", grants={"user": ["read-feed"]}), 400, 4
     )
+
+
+@step
+def feed_visibility_grants_let_members_post(run):
+    """A community feed: the app grants its members posting at `visible` (UpdateFeedVisibility),
+    a member posts with their own token and their feed read says so; then the grants go back."""
+    club = f"club{run.suffix}"
+    member = run.alice.replace("alice", "mia")
+    run.client.feeds.feed("user", club).get_or_create(user_id=run.alice)
+    run.client.feeds.update_feed_members("user", club, operation="upsert", members=[FeedMemberRequest(user_id=member)])
+    as_member = Stream(api_key=run.api_key, token=run.client.create_token(member), base_url=run.base_url)
+    post = dict(type="post", feeds=[f"user:{club}"], text="from a member")
+    expect_api_error(lambda: as_member.feeds.add_activity(**post), 403, 17)
+
+    before = run.client.feeds.get_feed_visibility("visible").data.feed_visibility.grants
+    granted = run.client.feeds.update_feed_visibility(
+        "visible", grants={"feed_member": before["feed_member"] + ["add-activity"]}
+    ).data
+    try:
+        check_decoded(granted)
+        assert "add-activity" in granted.feed_visibility.grants["feed_member"], granted.feed_visibility.grants
+        assert "add-activity" not in granted.feed_visibility.grants["user"], granted.feed_visibility.grants
+        made = as_member.feeds.add_activity(**post).data
+        check_decoded(made)
+        expect_equal(made.activity.user.id, member, "the member's post")
+        read = as_member.feeds.feed("user", club).get_or_create().data
+        assert "add-activity" in (read.feed.own_capabilities or []), read.feed.own_capabilities
+        expect_equal(read.feed.own_membership.user.id, member, "own_membership")
+        expect_equal([a.id for a in read.activities], [made.activity.id], "the club's page")
+        expect_api_error(
+            lambda: run.client.feeds.update_feed_visibility("visible", grants={"feed_member": ["follow"]}), 400, 4
+        )
+    finally:
+        run.client.feeds.update_feed_visibility("visible", grants={"feed_member": before["feed_member"]})
+    expect_equal(run.client.feeds.get_feed_visibility("visible").data.feed_visibility.grants, before, "the grants back")
+    expect_api_error(lambda: as_member.feeds.add_activity(**post), 403, 17)
