@@ -27,23 +27,23 @@ import Testing
     @Test func theWireFormReadsBackAsItWasShown() throws {
         for visibility in FeedVisibility.allCases {
             let shown = FeedVisibilityGrants.grants(visibility, in: .defaults)
-            let roles = try FeedVisibilityGrants.roles(shown, for: visibility)
-            #expect(try FeedGrants.defaults.setting(roles, on: visibility) == FeedGrants.defaults, "\(visibility)")
+            let change = try FeedVisibilityGrants.change(shown, for: visibility)
+            #expect(try FeedGrants.defaults.applying(change) == FeedGrants.defaults, "\(visibility)")
         }
     }
 
     @Test func membersMayBeGrantedPosting() throws {
         var shown = FeedVisibilityGrants.grants(.visible, in: .defaults)
         shown["feed_member"] = (shown["feed_member"] ?? []) + ["add-activity"]
-        let grants = try FeedGrants.defaults.setting(try FeedVisibilityGrants.roles(shown, for: .visible), on: .visible)
+        let grants = try FeedGrants.defaults.applying(try FeedVisibilityGrants.change(shown, for: .visible))
         #expect(grants.allows(.post, .member, .visible))
         #expect(!grants.allows(.post, .stranger, .visible) && !grants.allows(.post, .member, .public))
         #expect(FeedCapabilities.of(.member, visibility: .visible, grants: grants).contains("add-activity"))
-        #expect(grants.visibilities(.member, .post) == [.visible])
+        #expect(grants.rows.contains { $0.role == "feed_member" && $0.action == .post && $0.visibilities == [.visible] })
     }
 
     @Test func usersMayLoseReadingAndEngaging() throws {
-        let grants = try FeedGrants.defaults.setting([.stranger: [.follow]], on: .visible)
+        let grants = try FeedGrants.defaults.applying(.init(visibility: .visible, roles: [.stranger: [.follow]]))
         #expect(!grants.allows(.read, .stranger, .visible) && !grants.allows(.engage, .pending, .visible))
         #expect(grants.followStatus(.stranger, .visible) == .accepted)
         #expect(grants.allows(.read, .follower, .visible), "followers keep their own grant")
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aFeedsOwnDataNamesTheReadersRoles() throws {
-        let grants = try FeedGrants.defaults.setting([.member: [.read, .engage, .post]], on: .visible)
+        let grants = try FeedGrants.defaults.applying(.init(visibility: .visible, roles: [.member: [.read, .engage, .post]]))
         let now = Date()
         var feed = Feed(
             id: try FeedID("user:a"), name: "", description: "", custom: [:],
@@ -71,18 +71,41 @@ import Testing
         (["moderator": ["read-feed"]], "grants.moderator"),
         (["user": ["read-feed"]], "grants.user"),
         (["user": ["fly"]], "grants.user"),
-        (["feed_member": ["update-feed"]], "grants.feed_member"),
         (["feed_follower": ["update-feed-followers"]], "grants.feed_follower"),
+        (["user": ["update-feed"]], "grants.user"),
+        (["feed_moderator": ["add-activity"]], "grants.feed_moderator"),
+        (["bad role!": ["update-feed"]], "grants.bad role!"),
         (["user": ["follow"]], "grants.user"),
     ])
     func whatCannotBeGrantedIsRefused(asked: [String: [String]], field: String) {
-        let error = #expect(throws: FeedsError.self) { _ = try FeedVisibilityGrants.roles(asked, for: .visible) }
+        let error = #expect(throws: FeedsError.self) { _ = try FeedVisibilityGrants.change(asked, for: .visible) }
         #expect(error?.kind == .input && error?.field == field, "\(asked)")
     }
 
     @Test func engagingWithoutReadingIsRefused() throws {
-        let roles = try FeedVisibilityGrants.roles(["user": FeedCapabilities.granted(.engage)], for: .members)
-        let error = #expect(throws: FeedsError.self) { _ = try FeedGrants.defaults.setting(roles, on: .members) }
+        let change = try FeedVisibilityGrants.change(["user": FeedCapabilities.granted(.engage)], for: .members)
+        let error = #expect(throws: FeedsError.self) { _ = try FeedGrants.defaults.applying(change) }
         #expect(error?.field == "grants.user")
+    }
+
+    @Test func aMemberRoleAddsChangingTheFeedForItsMembers() throws {
+        let change = try FeedVisibilityGrants.change(
+            ["feed_moderator": ["update-feed", "update-feed-followers"], "feed_member": FeedCapabilities.granted(.read)],
+            for: .visible)
+        let grants = try FeedGrants.defaults.applying(change)
+        #expect(grants.allows(.update, .member, .visible, memberRole: "feed_moderator"))
+        #expect(
+            !grants.allows(.update, .member, .visible) && !grants.allows(.update, .member, .public, memberRole: "feed_moderator"))
+        #expect(grants.memberRoleNames == ["feed_moderator"])
+        #expect(FeedVisibilityGrants.grants(.visible, in: grants)["feed_moderator"] == ["update-feed", "update-feed-followers"])
+        #expect(grants.rows.contains { $0.role == "feed_moderator" && $0.action == .update && $0.visibilities == [.visible] })
+        #expect(FeedGrants(rows: grants.rows) == grants)
+        // An empty list takes the role's grants away.
+        let back = try grants.applying(try FeedVisibilityGrants.change(["feed_moderator": []], for: .visible))
+        #expect(back.memberRoleNames.isEmpty)
+        let many = Dictionary(uniqueKeysWithValues: (0...FeedGrants.maxMemberRoles).map { ("role\($0)", ["update-feed"]) })
+        #expect(throws: FeedsError.self) {
+            _ = try FeedGrants.defaults.applying(try FeedVisibilityGrants.change(many, for: .visible))
+        }
     }
 }

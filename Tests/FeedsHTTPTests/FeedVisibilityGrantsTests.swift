@@ -170,6 +170,54 @@ import Testing
         }
     }
 
+    @Test func aMemberRoleChangesTheFeedAndAnswersItsFollowers() async throws {
+        try await TestServer.run { server in
+            try await server.createFeed("user:club", owner: "owner", visibility: "followers")
+            let added = try await server.api(
+                .PATCH, "/feeds/feed_groups/user/feeds/club/members", as: nil,
+                json: #"{"operation":"upsert","members":[{"user_id":"mod","role":"feed_moderator"},{"user_id":"mia"}]}"#)
+            #expect(added.status == 200, "\(added.text)")
+            let rename = #"{"name":"Renamed"}"#
+            expectAPIError(
+                try await server.api(.PUT, "/feeds/feed_groups/user/feeds/club", as: "mod", json: rename), status: 403, code: 17)
+
+            // The club's members read it; those holding feed_moderator also run it.
+            let roles = ["feed_moderator": ["update-feed", "update-feed-followers"], "feed_member": Self.read]
+            let granted = try await Self.update("followers", roles, on: server)
+            #expect(granted.status == 200, "\(granted.text)")
+            #expect(try await Self.grants("followers", on: server)["feed_moderator"] == ["update-feed", "update-feed-followers"])
+            let renamed = try await server.api(.PUT, "/feeds/feed_groups/user/feeds/club", as: "mod", json: rename)
+            #expect(renamed.status == 201 && renamed.body["feed"]["name"].string == "Renamed", "\(renamed.text)")
+            expectAPIError(
+                try await server.api(.PUT, "/feeds/feed_groups/user/feeds/club", as: "mia", json: rename), status: 403, code: 17)
+            let capabilities = try await Self.capabilities("user:club", as: "mod", on: server)
+            #expect(capabilities.isSuperset(of: ["update-feed", "update-feed-followers"]), "\(capabilities)")
+            #expect(!(try await Self.capabilities("user:club", as: "mia", on: server)).contains("update-feed"))
+
+            // Answering and removing followers.
+            for user in ["sam", "tom"] {
+                try await server.createFeed("timeline:\(user)", owner: user)
+                let asked = try await server.follow("timeline:\(user)", "user:club", as: user)
+                #expect(asked.body["follow"]["status"].string == "pending", "\(asked.text)")
+            }
+            let sam = #"{"source":"timeline:sam","target":"user:club"}"#
+            expectAPIError(try await server.api(.POST, "/feeds/follows/accept", as: "mia", json: sam), status: 403, code: 17)
+            #expect(try await server.api(.POST, "/feeds/follows/accept", as: "mod", json: sam).status == 201)
+            expectAPIError(
+                try await server.api(.DELETE, "/feeds/follows/timeline:sam/user:club", as: "mia"), status: 403, code: 17)
+            #expect(try await server.api(.DELETE, "/feeds/follows/timeline:sam/user:club", as: "mod").status == 200)
+            #expect(try await server.number("SELECT follower_count FROM feeds WHERE fid = 'user:club'") == 0)
+
+            // Taken away: tom's request waits for the owner again.
+            #expect(try await Self.update("followers", ["feed_moderator": []], on: server).status == 200)
+            #expect(try await Self.grants("followers", on: server)["feed_moderator"] == nil)
+            let tom = #"{"source":"timeline:tom","target":"user:club"}"#
+            expectAPIError(try await server.api(.POST, "/feeds/follows/accept", as: "mod", json: tom), status: 403, code: 17)
+            expectAPIError(
+                try await server.api(.PUT, "/feeds/feed_groups/user/feeds/club", as: "mod", json: rename), status: 403, code: 17)
+        }
+    }
+
     @Test func aGrantTakenAwayEndsTheWatchesItNoLongerAllows() async throws {
         try await TestServer.run { server in
             try await server.createFeed("user:alice", owner: "alice")
@@ -236,7 +284,7 @@ import Testing
                 ["moderator": Self.read],
                 ["user": Self.read + ["fly"]],
                 ["user": Self.read + [String(repeating: "x", count: 10_000)]],
-                ["feed_member": Self.read + ["update-feed"]],
+                ["feed_moderator": Self.read],
                 ["feed_follower": Self.read + ["update-feed-followers"]],
                 ["user": FeedCapabilitiesList.engage],
                 Dictionary(uniqueKeysWithValues: (0..<9).map { ("role\($0)", Self.read) }),

@@ -30,7 +30,9 @@ public enum FeedCapabilities {
     /// it; otherwise a reader who is not the owner is taken for a user, or, where users may not
     /// read it, for whoever may (they read it).
     public static func of(_ principal: Principal, on feed: Feed, grants: FeedGrants) -> [String] {
-        of(roles(of: principal, on: feed, grants: grants), visibility: feed.visibility, grants: grants)
+        let membership = feed.own?.membership.flatMap { $0.status == .member ? $0.role : nil }
+        return of(
+            roles(of: principal, on: feed, grants: grants), memberRole: membership, visibility: feed.visibility, grants: grants)
     }
 
     /// The capabilities of `role` on a feed of `visibility`, sorted.
@@ -38,9 +40,12 @@ public enum FeedCapabilities {
         of([role], visibility: visibility, grants: grants)
     }
 
-    /// The capabilities of someone holding `roles` (a member may follow too), sorted.
-    static func of(_ roles: [FeedRole], visibility: FeedVisibility, grants: FeedGrants) -> [String] {
-        let actions = FeedAction.allCases.filter { action in roles.contains { grants.allows(action, $0, visibility) } }
+    /// The capabilities of someone holding `roles` (a member may follow too; `memberRole`, their
+    /// role as a member), sorted.
+    static func of(_ roles: [FeedRole], memberRole: String? = nil, visibility: FeedVisibility, grants: FeedGrants) -> [String] {
+        let actions = FeedAction.allCases.filter { action in
+            roles.contains { grants.allows(action, $0, visibility, memberRole: memberRole) }
+        }
         var capabilities = actions.flatMap(granted)
         if roles.contains(.server) { capabilities += server }
         return capabilities.sorted()

@@ -1,23 +1,38 @@
 /// What the app lets each reader of a feed do at each visibility level: UpdateFeedVisibility sets
-/// it, the defaults are `FeedPermissions`' table. The owner and the server may do everything, and
-/// changing a feed or answering its followers stays theirs; what members, followers and other
-/// users may do (read, engage, post, follow) is the app's to grant. SQL enforces it from the
-/// `feed_grants` table (`FeedGrantSQL`), the wire's `own_capabilities` say it from here.
+/// it, the defaults are `FeedPermissions`' table. The owner and the server may do everything.
+/// Members (`feed_member`), followers (`feed_follower`) and other users (`user`) are granted
+/// reading, engaging, posting and following; members also changing the feed and answering its
+/// followers, which a member role (a member's `role`, such as `feed_moderator`) may add for the
+/// members who hold it. SQL enforces it from the `feed_grants` rows (`FeedReadable.permits`,
+/// `FeedManaged`); the wire's `own_capabilities` say it from here.
 public struct FeedGrants: Sendable, Equatable {
     /// The roles an app grants to, in Stream's names.
     public static let roles: [(role: FeedRole, name: String)] = [
         (.member, "feed_member"), (.follower, "feed_follower"), (.stranger, "user"),
     ]
-    /// The actions an app grants; the others are the owner's.
+    /// What users and followers may be granted.
     public static let actions: [FeedAction] = [.read, .engage, .post, .follow]
+    /// What members may be granted besides: changing the feed, answering its followers. All a
+    /// member role may add.
+    public static let managing: [FeedAction] = [.update, .manageFollowers]
+    /// At most this many member roles hold grants.
+    public static let maxMemberRoles = 20
 
-    /// UpdateFeedVisibility's change: one level's grants, by role.
+    /// What `role` may be granted.
+    public static func grantable(_ role: FeedRole) -> [FeedAction] {
+        role == .member ? actions + managing : actions
+    }
+
+    /// UpdateFeedVisibility's change: one level's grants, by role and by member role (an empty
+    /// set takes a member role's grants away).
     public struct Change: Sendable, Equatable {
         public var visibility: FeedVisibility
         public var roles: [FeedRole: Set<FeedAction>]
+        public var memberRoles: [String: Set<FeedAction>]
 
-        public init(visibility: FeedVisibility, roles: [FeedRole: Set<FeedAction>]) {
-            (self.visibility, self.roles) = (visibility, roles)
+        public init(visibility: FeedVisibility, roles: [FeedRole: Set<FeedAction>], memberRoles: [String: Set<FeedAction>] = [:])
+        {
+            (self.visibility, self.roles, self.memberRoles) = (visibility, roles, memberRoles)
         }
     }
 
@@ -28,6 +43,8 @@ public struct FeedGrants: Sendable, Equatable {
 
     /// Each level's grants, by role.
     private var levels: [FeedVisibility: [FeedRole: Set<FeedAction>]]
+    /// What member roles add, by role name and level.
+    private var memberRoles: [String: [FeedVisibility: Set<FeedAction>]] = [:]
 
     /// The rule as `docs/permissions.md` shows it.
     public static let defaults = FeedGrants(
@@ -37,7 +54,7 @@ public struct FeedGrants: Sendable, Equatable {
                     visibility,
                     Dictionary(
                         uniqueKeysWithValues: roles.map { entry in
-                            (entry.role, Set(actions.filter { FeedPermissions.allows($0, entry.role, visibility) }))
+                            (entry.role, Set(grantable(entry.role).filter { FeedPermissions.allows($0, entry.role, visibility) }))
                         })
                 )
             }))
@@ -48,13 +65,24 @@ public struct FeedGrants: Sendable, Equatable {
         levels[visibility]?[role] ?? []
     }
 
-    /// Whether `role` may do `action` on a feed of `visibility`.
-    public func allows(_ action: FeedAction, _ role: FeedRole, _ visibility: FeedVisibility) -> Bool {
+    /// What the member role `name` adds on a feed of `visibility`.
+    public func granted(memberRole name: String, on visibility: FeedVisibility) -> Set<FeedAction> {
+        memberRoles[name]?[visibility] ?? []
+    }
+
+    /// The member roles that hold grants, sorted.
+    public var memberRoleNames: [String] { memberRoles.keys.sorted() }
+
+    /// Whether `role` may do `action` on a feed of `visibility`; a member holding the member role
+    /// `memberRole` has its grants too.
+    public func allows(_ action: FeedAction, _ role: FeedRole, _ visibility: FeedVisibility, memberRole: String? = nil) -> Bool {
         switch role {
         case .server, .owner: true
         case .pending, .stranger: granted(.stranger, on: visibility).contains(action)
-        case .follower, .member:
-            granted(role, on: visibility).contains(action) || granted(.stranger, on: visibility).contains(action)
+        case .follower: granted(.follower, on: visibility).contains(action) || granted(.stranger, on: visibility).contains(action)
+        case .member:
+            granted(.member, on: visibility).contains(action) || granted(.stranger, on: visibility).contains(action)
+                || memberRole.map { granted(memberRole: $0, on: visibility).contains(action) } == true
         }
     }
 
@@ -65,14 +93,22 @@ public struct FeedGrants: Sendable, Equatable {
         return role == .owner || role == .server || visibility != .followers ? .accepted : .pending
     }
 
-    /// These grants with `visibility`'s roles set to `roles` (roles not named keep theirs).
-    /// Engaging with a feed's activities needs reading them, for each role (users first: the
-    /// others have their grants too).
-    public func setting(_ roles: [FeedRole: Set<FeedAction>], on visibility: FeedVisibility) throws(FeedsError) -> FeedGrants {
+    /// These grants with `change` applied: the roles it names get what it lists, the others keep
+    /// theirs. Engaging with a feed's activities needs reading them, for each role (users first:
+    /// the others have their grants too).
+    public func applying(_ change: Change) throws(FeedsError) -> FeedGrants {
+        let visibility = change.visibility
         var next = self
-        for (role, actions) in roles {
-            guard Self.roles.contains(where: { $0.role == role }) else { continue }
-            next.levels[visibility, default: [:]][role] = actions.intersection(Self.actions)
+        for (role, actions) in change.roles where Self.roles.contains(where: { $0.role == role }) {
+            next.levels[visibility, default: [:]][role] = actions.intersection(Self.grantable(role))
+        }
+        for (name, actions) in change.memberRoles {
+            next.memberRoles[name, default: [:]][visibility] = actions.intersection(Self.managing)
+            next.memberRoles[name] = next.memberRoles[name]?.filter { !$0.value.isEmpty }
+            if next.memberRoles[name]?.isEmpty == true { next.memberRoles[name] = nil }
+        }
+        guard next.memberRoles.count <= Self.maxMemberRoles else {
+            throw .input("at most \(Self.maxMemberRoles) member roles hold grants", field: "grants")
         }
         for (role, name) in Self.roles.reversed()
         where next.allows(.engage, role, visibility) && !next.allows(.read, role, visibility) {
@@ -83,22 +119,42 @@ public struct FeedGrants: Sendable, Equatable {
         return next
     }
 
-    /// The visibilities where `role` is granted `action` itself, in the enum's order: the
-    /// `feed_grants` table's rows.
-    public func visibilities(_ role: FeedRole, _ action: FeedAction) -> [FeedVisibility] {
-        FeedVisibility.allCases.filter { granted(role, on: $0).contains(action) }
+    /// The `feed_grants` rows: for each role (Stream's name, or a member role's) and action it may
+    /// be granted, the visibilities where it is, in the enum's order.
+    public var rows: [(role: String, action: FeedAction, visibilities: [FeedVisibility])] {
+        var rows = Self.roles.flatMap { entry in
+            Self.grantable(entry.role).map { action in
+                (entry.name, action, FeedVisibility.allCases.filter { granted(entry.role, on: $0).contains(action) })
+            }
+        }
+        for name in memberRoleNames {
+            for action in Self.managing {
+                let visibilities = FeedVisibility.allCases.filter { granted(memberRole: name, on: $0).contains(action) }
+                if !visibilities.isEmpty { rows.append((name, action, visibilities)) }
+            }
+        }
+        return rows
     }
 
-    /// Grants from the `feed_grants` rows: for each role and action, the visibilities granted.
-    public init(rows: [(role: FeedRole, action: FeedAction, visibilities: [FeedVisibility])]) {
+    /// Grants from the `feed_grants` rows (a role not among Stream's is a member role).
+    public init(rows: [(role: String, action: FeedAction, visibilities: [FeedVisibility])]) {
         var levels: [FeedVisibility: [FeedRole: Set<FeedAction>]] = [:]
         for visibility in FeedVisibility.allCases {
             for (role, _) in Self.roles { levels[visibility, default: [:]][role] = [] }
         }
-        for row in rows where Self.actions.contains(row.action) {
-            for visibility in row.visibilities { levels[visibility, default: [:]][row.role, default: []].insert(row.action) }
+        var memberRoles: [String: [FeedVisibility: Set<FeedAction>]] = [:]
+        for row in rows {
+            if let role = Self.roles.first(where: { $0.name == row.role })?.role {
+                guard Self.grantable(role).contains(row.action) else { continue }
+                for visibility in row.visibilities { levels[visibility, default: [:]][role, default: []].insert(row.action) }
+            } else if Self.managing.contains(row.action) {
+                for visibility in row.visibilities {
+                    memberRoles[row.role, default: [:]][visibility, default: []].insert(row.action)
+                }
+            }
         }
         self.levels = levels
+        self.memberRoles = memberRoles
     }
 
     private init(levels: [FeedVisibility: [FeedRole: Set<FeedAction>]]) {

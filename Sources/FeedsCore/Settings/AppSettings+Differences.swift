@@ -41,11 +41,16 @@ extension AppSettings {
             }
             lines.append("event_hooks: \(describe(webhooks.hooks)) → \(describe(next.webhooks.hooks))")
         }
+        let memberRoles = Set(feedGrants.memberRoleNames + next.feedGrants.memberRoleNames).sorted()
         for visibility in FeedVisibility.allCases {
-            for (role, name) in FeedGrants.roles {
-                let (old, new) = (feedGrants.granted(role, on: visibility), next.feedGrants.granted(role, on: visibility))
-                guard old != new else { continue }
-                let text = { (actions: Set<FeedAction>) in Self.listText(actions.map(\.rawValue).sorted()) }
+            let text = { (actions: Set<FeedAction>) in Self.listText(actions.map(\.rawValue).sorted()) }
+            var changed: [(String, Set<FeedAction>, Set<FeedAction>)] = FeedGrants.roles.map { role, name in
+                (name, feedGrants.granted(role, on: visibility), next.feedGrants.granted(role, on: visibility))
+            }
+            changed += memberRoles.map { name in
+                (name, feedGrants.granted(memberRole: name, on: visibility), next.feedGrants.granted(memberRole: name, on: visibility))
+            }
+            for (name, old, new) in changed where old != new {
                 lines.append("feed_visibilities.\(visibility.rawValue).\(name): \(text(old)) → \(text(new))")
             }
         }

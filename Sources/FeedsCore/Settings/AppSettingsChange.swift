@@ -135,7 +135,7 @@ public struct AppSettingsChange: Sendable, Equatable, Encodable {
             settings.webhooks.hooks = try WebhookHook.Change.applied(eventHooks, to: settings.webhooks.hooks, now: now)
         }
         if let feedGrants {
-            settings.feedGrants = try settings.feedGrants.setting(feedGrants.roles, on: feedGrants.visibility)
+            settings.feedGrants = try settings.feedGrants.applying(feedGrants)
         }
         return settings
     }

@@ -20,8 +20,8 @@ extension FeedsAPIImplementation {
             .init(body: .json(.init(duration: request.duration, feedVisibility: Self.wire(level, uploads.settings.feedGrants)))))
     }
 
-    /// Sets what members, followers and other users may do at one level (roles not named keep
-    /// theirs). Every read and write checks the new grants from its commit on; this node's
+    /// Sets what members, followers, other users and member roles may do at one level (roles not
+    /// named keep theirs). Every read and write checks the new grants from its commit on; this node's
     /// `own_capabilities` at once, the others' on notice.
     func updateFeedVisibility(_ input: Operations.UpdateFeedVisibility.Input) async throws
         -> Operations.UpdateFeedVisibility.Output
@@ -34,7 +34,7 @@ extension FeedsAPIImplementation {
             throw FeedsError.input("grants name at most 8 roles of at most 64 capabilities each", field: "grants")
         }
         var change = AppSettingsChange()
-        change.feedGrants = FeedGrants.Change(visibility: level, roles: try FeedVisibilityGrants.roles(asked, for: level))
+        change.feedGrants = try FeedVisibilityGrants.change(asked, for: level)
         let settings = try await settingsStore.update(change, by: "API, server token", logger: request.logger)
         uploads.settings.offer(settings)
         return .ok(.init(body: .json(.init(duration: request.duration, feedVisibility: Self.wire(level, settings.feedGrants)))))

@@ -22,10 +22,14 @@ extension PostgresActivityStore {
                 } catch let error as FeedsError where skipMissing && error.kind == .notFound {
                     continue
                 }
-                // The follower leaves, or the followed feed's owner removes them (`manageFollowers`).
-                if let user = principal.userID, user != feeds.source.owner, user != feeds.target.owner {
+                // The follower leaves, or the followed feed's owner (or a member granted it) removes
+                // them (`manageFollowers`).
+                if let user = principal.userID, user != feeds.source.owner, user != feeds.target.owner,
+                    try await !Self.manages(.manageFollowers, target, user: user, on: connection, logger: logger)
+                {
                     throw FeedsError.notAllowed(
-                        "only the owners of \(source) and \(target) may end this follow; \(user) owns neither")
+                        "only the owners of \(source) and \(target) (or a member the app lets manage \(target)'s followers) "
+                            + "may end this follow")
                 }
                 let rows = try await connection.query(
                     """
@@ -65,8 +69,11 @@ extension PostgresActivityStore {
                 if change.byFollower, user != sourceFeed.owner {
                     throw FeedsError.notAllowed("only \(source)'s owner changes its follow's custom data and push_preference")
                 }
-                if change.followerRole != nil, user != targetFeed.owner {
-                    throw FeedsError.notAllowed("only \(target)'s owner sets its followers' follower_role")
+                if change.followerRole != nil, user != targetFeed.owner,
+                    try await !Self.manages(.manageFollowers, target, user: user, on: connection, logger: logger)
+                {
+                    throw FeedsError.notAllowed(
+                        "only \(target)'s owner (or a member the app lets manage its followers) sets its followers' follower_role")
                 }
             }
             let rows = try await connection.query(

@@ -76,9 +76,11 @@ extension PostgresActivityStore {
             let access = try await Self.access([source, target], on: connection, logger: logger)
             _ = try Self.feed(source, in: access)
             let targetFeed = try Self.feed(target, in: access)
-            if let user = principal.userID, user != targetFeed.owner {
+            if let user = principal.userID, user != targetFeed.owner,
+                try await !Self.manages(.manageFollowers, target, user: user, on: connection, logger: logger)
+            {
                 throw FeedsError.notAllowed(
-                    "only \(target)'s owner answers its follow requests; \(user) is not \(targetFeed.owner)")
+                    "only \(target)'s owner (or a member the app lets manage its followers) answers its follow requests")
             }
             let change =
                 accept
@@ -201,6 +203,18 @@ extension PostgresActivityStore {
                 AS d(fid, followers, following)
             WHERE f.fid = d.fid
             """, logger: logger)
+    }
+
+    /// Whether `user` may do `action` (update, manageFollowers) on `feed` as one of its members,
+    /// by the app's grants (`FeedManaged`).
+    static func manages(_ action: FeedAction, _ feed: FeedID, user: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> Bool
+    {
+        var bind = SQLBinds()
+        let (fid, member) = (try bind(feed.description), try bind(user))
+        let sql = "SELECT 1 FROM feeds f WHERE f.fid = \(fid) AND \(FeedManaged.predicate(action, feed: "f", user: member))"
+        for try await _ in try await connection.query(bind.query(sql), logger: logger) { return true }
+        return false
     }
 
     /// Owner and visibility of each of `ids` that exists.

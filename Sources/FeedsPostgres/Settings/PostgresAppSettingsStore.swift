@@ -126,27 +126,24 @@ public struct PostgresAppSettingsStore: AppSettingsStore {
     /// The `feed_grants` rows.
     static func readGrants(on connection: PostgresConnection, logger: Logger) async throws -> FeedGrants {
         let rows = try await connection.query("SELECT role, action, visibilities FROM feed_grants", logger: logger)
-        var grants: [(role: FeedRole, action: FeedAction, visibilities: [FeedVisibility])] = []
-        for try await (name, action, visibilities) in rows.decode((String, String, [String]).self) {
-            guard let role = FeedGrants.roles.first(where: { $0.name == name })?.role, let action = FeedAction(rawValue: action)
-            else { continue }
+        var grants: [(role: String, action: FeedAction, visibilities: [FeedVisibility])] = []
+        for try await (role, action, visibilities) in rows.decode((String, String, [String]).self) {
+            guard let action = FeedAction(rawValue: action) else { continue }
             grants.append((role, action, visibilities.compactMap(FeedVisibility.init(rawValue:))))
         }
         return FeedGrants(rows: grants)
     }
 
-    /// Writes every row of `grants` (a dozen: one per role and action).
+    /// Replaces the `feed_grants` rows with `grants`' (a few dozen at most).
     static func write(_ grants: FeedGrants, on connection: PostgresConnection, logger: Logger) async throws {
-        for (role, name) in FeedGrants.roles {
-            for action in FeedGrants.actions {
-                let visibilities = grants.visibilities(role, action).map(\.rawValue)
-                try await connection.query(
-                    """
-                    INSERT INTO feed_grants (role, action, visibilities) VALUES (\(name), \(action.rawValue), \(visibilities))
-                    ON CONFLICT (role, action) DO UPDATE SET visibilities = EXCLUDED.visibilities
-                    """,
-                    logger: logger)
-            }
-        }
+        let rows = grants.rows
+        try await connection.query("DELETE FROM feed_grants", logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO feed_grants (role, action, visibilities)
+            SELECT r, a, string_to_array(v, ',') FROM unnest(\(rows.map(\.role)), \(rows.map(\.action.rawValue)),
+                \(rows.map { $0.visibilities.map(\.rawValue).joined(separator: ",") })) AS x(r, a, v)
+            """,
+            logger: logger)
     }
 }

@@ -42,18 +42,25 @@ extension PostgresActivityStore {
     }
 
     public func updateFeed(_ id: FeedID, _ details: FeedDetails, by userID: String?, logger: Logger) async throws -> Feed {
-        let rows = try await client.query(
-            """
-            UPDATE feeds SET name = COALESCE(\(details.name), name), description = COALESCE(\(details.description), description),
-                custom = COALESCE(\(details.custom.map { JSONText.encode($0) })::jsonb, custom), updated_at = now()
-            WHERE fid = \(id.description) AND (\(userID)::text IS NULL OR created_by = \(userID))
+        // Its owner, the server, or a member the app lets change it (`FeedManaged`).
+        var bind = SQLBinds()
+        let user = try bind(userID)
+        let sql = """
+            UPDATE feeds f SET name = COALESCE(\(try bind(details.name)), name),
+                description = COALESCE(\(try bind(details.description)), description),
+                custom = COALESCE(\(try bind(details.custom.map { JSONText.encode($0) }))::jsonb, custom), updated_at = now()
+            WHERE f.fid = \(try bind(id.description))
+                AND (\(user)::text IS NULL OR f.created_by = \(user) OR \(FeedManaged.predicate(.update, feed: "f", user: user)))
             RETURNING fid
-            """, logger: logger)
+            """
+        let rows = try await client.query(bind.query(sql), logger: logger)
         var updated = false
         for try await _ in rows { updated = true }
         guard let feed = try await storedFeed(id, logger: logger) else { throw FeedsError.notFound("feed \(id) does not exist") }
         guard updated else {
-            throw FeedsError.notAllowed("\(userID ?? "") may update only their own feeds; \(id) is \(feed.createdBy.id)'s")
+            throw FeedsError.notAllowed(
+                "\(userID ?? "") may update only their own feeds (or those the app lets their members change); "
+                    + "\(id) is \(feed.createdBy.id)'s")
         }
         return feed
     }

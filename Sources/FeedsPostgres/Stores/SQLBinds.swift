@@ -13,6 +13,12 @@ struct SQLBinds {
         return "$\(bindings.count)"
     }
 
+    /// Binds `value`, NULL when nil; returns its `$n`.
+    mutating func callAsFunction<Value: PostgresEncodable>(_ value: Value?) throws -> String {
+        try bindings.append(value)
+        return "$\(bindings.count)"
+    }
+
     /// A time as whole microseconds since 1970. PostgresNIO encodes a `Date` by truncating a
     /// `Double`, which can land a microsecond early, so a bound equal to a stored time would miss it.
     mutating func time(microseconds: Int64) throws -> String {

@@ -6,7 +6,7 @@ the grants an app sets on them."""
 from getstream import Stream
 from getstream.models import FeedMemberRequest
 
-from support import check_decoded, expect_api_error, expect_equal, near_now, step
+from support import check_decoded, expect, expect_api_error, expect_equal, near_now, step
 
 
 @step
@@ -137,3 +137,40 @@ def feed_visibility_grants_let_members_post(run):
         run.client.feeds.update_feed_visibility("visible", grants={"feed_member": before["feed_member"]})
     expect_equal(run.client.feeds.get_feed_visibility("visible").data.feed_visibility.grants, before, "the grants back")
     expect_api_error(lambda: as_member.feeds.add_activity(**post), 403, 17)
+
+
+@step
+def member_role_renames_a_community(run):
+    """A member role (the `role` a member was given) granted `update-feed` at `visible`: its
+    holders rename the community feed with their own token; the grant taken away, they may not."""
+    club = f"guild{run.suffix}"
+    moderator = run.alice.replace("alice", "mod")
+    run.client.feeds.feed("user", club).get_or_create(user_id=run.alice)
+    run.client.feeds.update_feed_members(
+        "user", club, operation="upsert", members=[FeedMemberRequest(user_id=moderator, role="feed_moderator")]
+    )
+    as_moderator = Stream(api_key=run.api_key, token=run.client.create_token(moderator), base_url=run.base_url)
+    expect_api_error(lambda: as_moderator.feeds.update_feed("user", club, name="Renamed"), 403, 17)
+
+    granted = run.client.feeds.update_feed_visibility(
+        "visible", grants={"feed_moderator": ["update-feed", "update-feed-followers"]}
+    ).data
+    try:
+        check_decoded(granted)
+        expect_equal(
+            granted.feed_visibility.grants.get("feed_moderator"), ["update-feed", "update-feed-followers"], "the role's grants"
+        )
+        renamed = as_moderator.feeds.update_feed("user", club, name="Renamed").data
+        check_decoded(renamed)
+        expect_equal(renamed.feed.name, "Renamed", "the feed renamed by a moderator")
+        read = as_moderator.feeds.feed("user", club).get_or_create().data
+        expect_equal(read.feed.own_membership.role, "feed_moderator", "own_membership's role")
+        assert "update-feed" in (read.feed.own_capabilities or []), read.feed.own_capabilities
+        expect_api_error(
+            lambda: run.client.feeds.update_feed_visibility("visible", grants={"feed_moderator": ["add-activity"]}), 400, 4
+        )
+    finally:
+        run.client.feeds.update_feed_visibility("visible", grants={"feed_moderator": []})
+    listed = run.client.feeds.get_feed_visibility("visible").data.feed_visibility.grants
+    expect("feed_moderator" not in listed, f"the role's grants taken away: {listed}")
+    expect_api_error(lambda: as_moderator.feeds.update_feed("user", club, name="Again"), 403, 17)
