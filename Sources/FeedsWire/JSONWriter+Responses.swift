@@ -162,6 +162,17 @@ extension JSONWriter {
         writtenFeeds[key] = buffer.getBytes(at: start, length: buffer.writerIndex - start)
     }
 
+    /// A follow's feed: one without the reader's own fields (most are) is written once per
+    /// reply and copied after (a timeline page's `own_follows` all start at the reader's timeline).
+    mutating func followedFeed(_ feed: Feed, viewer: Principal) {
+        guard feed.own == nil else { return self.feed(feed, viewer: viewer) }
+        let key = "followed \(feed.id) \(viewer.userID ?? "")"
+        if let bytes = writtenFeeds[key] { return raw(bytes) }
+        let start = buffer.writerIndex
+        self.feed(feed, viewer: viewer)
+        writtenFeeds[key] = buffer.getBytes(at: start, length: buffer.writerIndex - start)
+    }
+
     /// The user, copied from `written` when it was written before.
     package mutating func user(_ user: User, written: inout [String: [UInt8]]) {
         if let bytes = written[user.id] {
@@ -242,10 +253,10 @@ extension JSONWriter {
             json.field("request_accepted_at", follow.requestAcceptedAt)
             json.field("request_rejected_at", follow.requestRejectedAt)
             json.key("source_feed")
-            json.feed(follow.source, viewer: viewer)
+            json.followedFeed(follow.source, viewer: viewer)
             json.field("status", follow.status.rawValue)
             json.key("target_feed")
-            json.feed(follow.target, viewer: viewer)
+            json.followedFeed(follow.target, viewer: viewer)
             json.field("updated_at", follow.updatedAt)
         }
     }

@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// An activity's `current_feed` on a feed page: the feed it is read in, or for a timeline's copy
-/// the feed it was posted to, with what the reader may do there (Stream's clients build the
-/// activity's buttons from its `own_capabilities`).
+/// the feed it was posted to, with what the reader may do there and their follows of it (Stream's
+/// clients build the activity's buttons from its `own_capabilities` and `own_follows`).
 @Suite struct CurrentFeedTests {
     @Test func aPageNamesTheFeedEachActivityIsReadIn() async throws {
         try await TestServer.run { server in
@@ -34,7 +34,11 @@ import Testing
             #expect(origin["feed"].string == "user:alice", "\(timeline.text)")
             let capabilities = origin["own_capabilities"].array.compactMap(\.string)
             #expect(capabilities.contains("read-feed") && !capabilities.contains("add-activity"), "\(capabilities)")
-            #expect(origin["own_follows"].isNull, "a copy's origin carries no own follows: \(origin)")
+            // bob follows alice: Stream's sample app shows "Following" on the post from this.
+            let follows = origin["own_follows"].array
+            #expect(follows.count == 1, "\(origin)")
+            #expect(follows.first?["source_feed"]["feed"].string == "timeline:bob", "\(origin)")
+            #expect(follows.first?["target_feed"]["feed"].string == "user:alice", "\(origin)")
             #expect(mine["own_follows"].array.isEmpty, "the feed read carries the reader's own follows")
         }
     }

@@ -160,11 +160,10 @@ extension FeedsAPIImplementation {
 
     /// Each activity's `current_feed`. On a feed's page: the feed read (with the reader's own
     /// fields), where it was posted there; else (a timeline's copy) the first feed it was posted
-    /// to, read once for the page, with the reader's `own_capabilities` there but not their own
-    /// follows: a timeline's copies come from as many feeds as the page has activities, and their
-    /// follows would make the page several times its size. Off a feed's page (QueryActivities,
-    /// GetActivity), as on Stream, only an activity posted to one feed has one. A feed the reader
-    /// may not read is left out.
+    /// to, read once for the page with the reader's own fields there (`own_follows`: Stream's
+    /// sample app draws each post's follow button from them; the writer writes each feed's bytes
+    /// once and copies them). Off a feed's page (QueryActivities, GetActivity), as on Stream, only
+    /// an activity posted to one feed has one. A feed the reader may not read is left out.
     func withCurrentFeeds(_ activities: [Activity], in feed: Feed?, request: AuthenticatedRequest)
         async throws -> [Activity]
     {
@@ -179,7 +178,9 @@ extension FeedsAPIImplementation {
         if !elsewhere.isEmpty {
             let found = try await store.feeds(
                 try elsewhere.map { try FeedID($0) }, readableBy: request.principal.userID, logger: request.logger)
-            for origin in found { byID[origin.id.description] = origin }
+            for origin in try await withOwnData(found, reader: request.principal.userID, request: request) {
+                byID[origin.id.description] = origin
+            }
         }
         return activities.map { activity in
             var activity = activity

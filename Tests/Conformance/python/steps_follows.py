@@ -37,6 +37,16 @@ def own_follows_on_the_followed_feed(run):
     expect_equal(data.feed.own_membership, None, "alice is no member of bob's feed")
     others = run.client.feeds.get_or_create_feed("user", run.bob, user_id=run.bob).data.feed.own_follows
     expect_equal(others, [], "bob's own_follows of his own feed")
+    # Stream's sample app draws each timeline post's follow button from its current_feed's own_follows.
+    timeline = run.client.feeds.get_or_create_feed("timeline", run.alice, user_id=run.alice, limit=1).data
+    check_decoded(timeline)
+    current = timeline.activities[0].current_feed
+    expect_equal(current.feed, run.bob_feed, "a timeline copy's current_feed")
+    expect_equal(
+        [(follow.source_feed.feed, follow.target_feed.feed) for follow in current.own_follows or []],
+        [(f"timeline:{run.alice}", run.bob_feed)],
+        "alice's own_follows on the copy's current_feed",
+    )
 
 
 @step
