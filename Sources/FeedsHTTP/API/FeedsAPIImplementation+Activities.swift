@@ -159,7 +159,7 @@ extension FeedsAPIImplementation {
         else {
             throw FeedsError.notFound("activity \(input.path.id) does not exist")
         }
-        let activity = try await withCurrentFeeds([found], in: nil, request: request)[0]
+        let activity = try await withCurrentFeeds([found], in: nil, reader: reader, request: request)[0]
         return .ok(.init(body: .json(.init(activity: try wire(activity), duration: request.duration))))
     }
 

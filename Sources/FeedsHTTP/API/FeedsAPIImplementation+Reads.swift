@@ -24,7 +24,7 @@ extension FeedsAPIImplementation {
         query.leavesOutBlocked = true
         if let filter = body.filter { try ActivityFilter.apply(try recode(filter), to: &query) }
         var page = try await store.queryActivities(query, logger: request.logger)
-        page.activities = try await withCurrentFeeds(page.activities, in: nil, request: request)
+        page.activities = try await withCurrentFeeds(page.activities, in: nil, reader: query.ownFieldsOf, request: request)
         return page
     }
 
@@ -142,7 +142,8 @@ extension FeedsAPIImplementation {
         read.pinned = try await pinned.pins
         read.feed.own = try await own.first?.own
         if !aggregated {
-            read.page.activities = try await withCurrentFeeds(read.page.activities, in: read.feed, request: request)
+            read.page.activities = try await withCurrentFeeds(
+                read.page.activities, in: read.feed, reader: creator, request: request)
         }
         return read
     }
@@ -164,7 +165,8 @@ extension FeedsAPIImplementation {
     /// sample app draws each post's follow button from them; the writer writes each feed's bytes
     /// once and copies them). Off a feed's page (QueryActivities, GetActivity), as on Stream, only
     /// an activity posted to one feed has one. A feed the reader may not read is left out.
-    func withCurrentFeeds(_ activities: [Activity], in feed: Feed?, request: AuthenticatedRequest)
+    /// `reader`: whose own fields (the caller, or the user a server call names).
+    func withCurrentFeeds(_ activities: [Activity], in feed: Feed?, reader: String?, request: AuthenticatedRequest)
         async throws -> [Activity]
     {
         let fid = feed?.id.description
@@ -178,7 +180,7 @@ extension FeedsAPIImplementation {
         if !elsewhere.isEmpty {
             let found = try await store.feeds(
                 try elsewhere.map { try FeedID($0) }, readableBy: request.principal.userID, logger: request.logger)
-            for origin in try await withOwnData(found, reader: request.principal.userID, request: request) {
+            for origin in try await withOwnData(found, reader: reader, request: request) {
                 byID[origin.id.description] = origin
             }
         }
