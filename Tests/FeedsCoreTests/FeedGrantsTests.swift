@@ -108,4 +108,17 @@ import Testing
             _ = try FeedGrants.defaults.applying(try FeedVisibilityGrants.change(many, for: .visible))
         }
     }
+
+    @Test func aReaderReadWithoutTheirOwnDataIsClaimedNoMoreThanBothMayDo() throws {
+        let now = Date()
+        // Members read followers-only feeds too, but only followers engage there.
+        let grants = try FeedGrants.defaults.applying(.init(visibility: .followers, roles: [.member: [.read]]))
+        let feed = Feed(
+            id: try FeedID("user:a"), name: "", description: "", custom: [:],
+            createdBy: User(id: "a", createdAt: now, updatedAt: now),
+            activityCount: 0, createdAt: now, updatedAt: now, visibility: .followers)
+        let claimed = FeedCapabilities.of(.user("b"), on: feed, grants: grants)
+        #expect(claimed.contains("read-feed") && !claimed.contains("add-comment"), "\(claimed)")
+        #expect(FeedCapabilities.of(.user("b"), on: feed, grants: .defaults).contains("add-comment"), "a follower's, by default")
+    }
 }

@@ -27,12 +27,17 @@ public enum FeedCapabilities {
 
     /// The capabilities of `principal` on `feed` under `grants`, sorted. The reader's roles are
     /// what the feed's own data says (their membership, their follows of it) when it was read with
-    /// it; otherwise a reader who is not the owner is taken for a user, or, where users may not
-    /// read it, for whoever may (they read it).
+    /// it. Otherwise a reader who is not the owner is taken for a user; where users may not read
+    /// it, for whoever may (they read it), and what both followers and members hold where both may.
     public static func of(_ principal: Principal, on feed: Feed, grants: FeedGrants) -> [String] {
+        let visibility = feed.visibility
+        guard let roles = roles(of: principal, on: feed, grants: grants) else {
+            let readers = [FeedRole.follower, .member].filter { grants.allows(.read, $0, visibility) }
+            let held = readers.map { Set(of([$0], visibility: visibility, grants: grants)) }
+            return (held.dropFirst().reduce(held.first ?? []) { $0.intersection($1) }).sorted()
+        }
         let membership = feed.own?.membership.flatMap { $0.status == .member ? $0.role : nil }
-        return of(
-            roles(of: principal, on: feed, grants: grants), memberRole: membership, visibility: feed.visibility, grants: grants)
+        return of(roles, memberRole: membership, visibility: visibility, grants: grants)
     }
 
     /// The capabilities of `role` on a feed of `visibility`, sorted.
@@ -51,7 +56,8 @@ public enum FeedCapabilities {
         return capabilities.sorted()
     }
 
-    static func roles(of principal: Principal, on feed: Feed, grants: FeedGrants) -> [FeedRole] {
+    /// The reader's roles; nil for a reader of a feed users may not read, read without its own data.
+    static func roles(of principal: Principal, on feed: Feed, grants: FeedGrants) -> [FeedRole]? {
         guard let user = principal.userID else { return [.server] }
         if user == feed.createdBy.id { return [.owner] }
         if let own = feed.own {
@@ -60,7 +66,6 @@ public enum FeedCapabilities {
             if own.follows.contains(where: { $0.status == .accepted }) { roles.append(.follower) }
             return roles
         }
-        if grants.allows(.read, .stranger, feed.visibility) { return [.stranger] }
-        return [grants.allows(.read, .follower, feed.visibility) ? .follower : .member]
+        return grants.allows(.read, .stranger, feed.visibility) ? [.stranger] : nil
     }
 }
