@@ -1,6 +1,7 @@
-/// Who may read a feed and follow it, as Stream's feed visibility levels say.
+/// Who may read a feed and follow it, as Stream's feed visibility levels say: the defaults below;
+/// an app changes them per level (`FeedGrants`).
 public enum FeedVisibility: String, Sendable, Hashable, CaseIterable {
-    /// Anyone reads and follows (on Stream anyone may post too; here only the owner does).
+    /// Anyone reads and follows (on Stream anyone may post too; here only the owner, unless granted).
     case `public`
     /// Anyone reads and follows.
     case visible
