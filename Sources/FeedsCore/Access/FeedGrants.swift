@@ -37,9 +37,9 @@ public struct FeedGrants: Sendable, Equatable {
     }
 
     /// The grants a request goes by where it answers without the database (`own_capabilities`,
-    /// the owner's and open feeds' reads): the node's copy when the request came, the defaults
-    /// outside a request. Everything the database checks, it checks against its own rows.
-    package static var inForce: FeedGrants { RequestScope.current?.grants ?? .defaults }
+    /// the owner's and open feeds' reads): the node's copy, the defaults outside a request.
+    /// Everything the database checks, it checks against its own rows.
+    package static var inForce: FeedGrants { RequestScope.current?.settings?.feedGrants ?? .defaults }
 
     /// Each level's grants, by role.
     private var levels: [FeedVisibility: [FeedRole: Set<FeedAction>]]

@@ -10,8 +10,9 @@ package struct RequestScope: Sendable {
     package var principal: Principal?
     /// The client's address, as the connection or a trusted proxy gave it.
     package var peer: String?
-    /// The app's feed grants as this node held them when the request came (`FeedGrants.inForce`).
-    package var grants = FeedGrants.defaults
+    /// This node's settings, for what a request reads of them only when it needs it
+    /// (`FeedGrants.inForce`).
+    package var settings: AppSettingsCache?
 
     package init(requestID: String, logger: Logger, start: ContinuousClock.Instant, principal: Principal?, peer: String? = nil) {
         (self.requestID, self.logger, self.start, self.principal, self.peer) = (requestID, logger, start, principal, peer)

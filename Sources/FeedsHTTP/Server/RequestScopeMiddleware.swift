@@ -5,8 +5,8 @@ import Hummingbird
 import Synchronization
 
 /// Gives every request an id (the client's `x-client-request-id`, or a new one), puts it on
-/// every log line, echoes it in the response, and starts the request's scope with the app's feed
-/// grants as this node holds them.
+/// every log line, echoes it in the response, and starts the request's scope (with this node's
+/// settings, for the feed grants it reads when it needs them).
 struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
     let settings: AppSettingsCache
 
@@ -18,7 +18,7 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         var scope = RequestScope(
             requestID: requestID, logger: context.logger, start: .now, principal: nil,
             peer: request.headers[RequestHeadNormalizer.peerAddress])
-        scope.grants = settings.feedGrants
+        scope.settings = settings
         var response = try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }

@@ -214,14 +214,15 @@ extension PostgresActivityStore {
     /// Refuses an activity that is deleted, missing, or not `principal`'s to read, as missing.
     /// With `.engage`, also one they read but may not react to, comment on or bookmark (403).
     func readable(_ id: String, principal: Principal, for action: FeedAction = .read, logger: Logger) async throws {
-        guard let user = principal.userID else {
-            var bind = SQLBinds()
-            let sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a"))"
-            for try await _ in try await reads.query(bind.query(sql), logger: logger) { return }
+        if action == .engage, let user = principal.userID {
+            let rows = try await reads.query(try Self.engagement(of: id, by: user), logger: logger).decode(Bool.self)
+            for try await engageable in rows { return try Self.refuse(id, user, engageable: engageable) }
             throw FeedsError.notFound("activity \(id) does not exist")
         }
-        let rows = try await reads.query(try Self.engagement(of: id, by: user), logger: logger).decode(Bool.self)
-        for try await engageable in rows { return try Self.refuse(id, user, engageable: engageable || action == .read) }
+        var bind = SQLBinds()
+        var sql = "SELECT 1 FROM activities a WHERE a.id = \(try bind(id)) AND \(ActivityLive.predicate("a"))"
+        if let user = principal.userID { sql += " AND \(ActivityReadable.predicate(activity: "a", user: try bind(user)))" }
+        for try await _ in try await reads.query(bind.query(sql), logger: logger) { return }
         throw FeedsError.notFound("activity \(id) does not exist")
     }
 
