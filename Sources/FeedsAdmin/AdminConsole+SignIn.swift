@@ -73,7 +73,7 @@ extension AdminConsole {
             return Self.sameSecret(secret, apiSecret) ? .apiSecret : nil
         }
         if let token = form["server_token"], !token.isEmpty, token.utf8.count <= 8192,
-            (try? await authenticator.authenticate(apiKey: apiKey, authorization: token, authType: "jwt")) == .server
+            (try? authenticator.authenticate(apiKey: apiKey, authorization: token, authType: "jwt")) == .server
         {
             return .serverToken
         }

@@ -26,8 +26,9 @@ public struct Authenticator: Sendable {
         self.verifier = TokenVerifier(key: try await keys.getKey())
     }
 
-    /// Who the request acts as, or the Stream error that refuses it.
-    package func authenticate(apiKey given: String?, authorization: String?, authType: String?) async throws(FeedsError)
+    /// Who the request acts as, or the Stream error that refuses it. Without suspending: the
+    /// event loop's answers (`LinkPreviewFastAnswer`) call it too.
+    package func authenticate(apiKey given: String?, authorization: String?, authType: String?) throws(FeedsError)
         -> Principal
     {
         try checkAPIKey(given)
@@ -40,7 +41,7 @@ public struct Authenticator: Sendable {
         if token.prefix(7).equalsIgnoringASCIICase("bearer ") { token = token.dropFirst(7).trimmingHeaderSpace() }
         let claims: StreamClaims
         do {
-            claims = try await verifier.verify(token)
+            claims = try verifier.verify(token)
         } catch let error as JWTError {
             throw Self.refusal(error)
         } catch {

@@ -47,7 +47,7 @@ package struct RealtimeEndpoint<Store: ActivityStore>: Sendable {
             throw FeedsError.input("the first message is the JSON auth message: token and user_details", field: "token")
         }
         guard case .string(let token) = auth["token"] else { throw FeedsError.input("token is missing", field: "token") }
-        let principal = try await authenticator.authenticate(
+        let principal = try authenticator.authenticate(
             apiKey: query["api_key"], authorization: token, authType: query["stream-auth-type"] ?? "jwt")
         guard case .object(let details) = auth["user_details"], case .string(let userID) = details["id"] else {
             throw FeedsError.input("user_details.id is missing", field: "user_details.id")

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// Small objects are served from memory after their first read (`CDNFastPath`): the same answer
+/// Small objects are served from memory after their first read (`CDNFastAnswer`): the same answer
 /// as from disk, never one the disk no longer has, and in order on a connection.
 @Suite struct HotObjectTests {
     static let bytes = Data((0..<10_240).map { UInt8(truncatingIfNeeded: $0 &* 7) })

@@ -86,6 +86,19 @@ import Testing
                 let cached = try await server.api(.GET, "/og", as: "bob", query: "&url=\(Self.escaped(url))")
                 #expect(Self.unsigned(cached.body.without("duration")) == Self.unsigned(reply.body.without("duration")))
                 #expect(try Self.requests(log).count == before)
+                // That answer was made on the event loop (`LinkPreviewFastAnswer`), with the router's headers.
+                let names = { (reply: TestServer.Reply) in
+                    Set(reply.headers.map { $0.name.lowercased() }.filter { $0 != "date" && $0 != "content-length" })
+                }
+                #expect(names(cached) == names(reply), "\(cached.headers) against \(reply.headers)")
+                #expect(cached.headers["content-type"] == reply.headers["content-type"])
+                #expect(cached.headers["x-ratelimit-remaining"].first.flatMap(Int.init) ?? 0 > 5_000)
+                // Its refusals are the router's, in Stream's shape.
+                expectAPIError(
+                    try await server.send(
+                        .GET, "/api/v2/og?api_key=\(server.apiKey)&url=\(Self.escaped(url))",
+                        headers: [("Stream-Auth-Type", "jwt"), ("Authorization", "not.a.jwt")]),
+                    status: 401, code: 5)
 
                 let redirected = try await server.api(.GET, "/og", as: "alice", query: "&url=\(Self.escaped(base + "/r/4"))")
                 #expect(redirected.status == 200 && redirected.body["title"].string == "Sea & Sky", "\(redirected.text)")

@@ -21,7 +21,9 @@ package struct RequestScope: Sendable {
     @TaskLocal package static var current: RequestScope?
 
     /// Stream's `duration` field: time spent so far, like `1.23ms`.
-    package var duration: String {
+    package var duration: String { Self.duration(since: start) }
+
+    package static func duration(since start: ContinuousClock.Instant) -> String {
         // In hundredths of a millisecond (1e13 attoseconds), rounded; integer formatting, as
         // `String(format:)` cost a percent of every request.
         let (seconds, attoseconds) = (ContinuousClock.now - start).components

@@ -20,7 +20,7 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
             try authenticator.checkAPIKey(request.uri.queryParameters["api_key"].map(String.init))
             return try await next(request, context)
         }
-        scope.principal = try await authenticator.authenticate(
+        scope.principal = try authenticator.authenticate(
             apiKey: request.uri.queryParameters["api_key"].map(String.init),
             authorization: request.headers[.authorization],
             authType: request.headers[.streamAuthType]

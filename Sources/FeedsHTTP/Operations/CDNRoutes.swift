@@ -52,10 +52,10 @@ struct CDNRoutes {
         }
     }
 
-    /// Small files are read into memory, where `CDNFastPath` serves their next reads from.
+    /// Small files are read into memory, where `CDNFastAnswer` serves their next reads from.
     private func keepHot(_ object: StoredObject, as hotKey: String, variant: Bool) async throws -> ByteBuffer? {
         guard hot.accepts(size: object.size), let bytes = try await cdn.bytes(of: object) else { return nil }
-        hot.keep(object, bytes: bytes, fields: CDNFastPath.fields(for: object, variant: variant), as: hotKey)
+        hot.keep(object, bytes: bytes, fields: CDNFastAnswer.fields(for: object, variant: variant), as: hotKey)
         return bytes
     }
 
@@ -71,7 +71,7 @@ struct CDNRoutes {
         return resize
     }
 
-    /// What a WebP variant adds to its key among the hot objects (`CDNFastPath` adds the same).
+    /// What a WebP variant adds to its key among the hot objects (`CDNFastAnswer` adds the same).
     static let webpParameter = "fmt=webp"
 
     /// A file on local disk to answer with: a stored object, or a variant of one.

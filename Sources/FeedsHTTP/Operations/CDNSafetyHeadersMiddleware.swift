@@ -14,7 +14,7 @@ struct CDNSafetyHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// `nosniff` and a sandboxing policy, for every `/cdn` answer (`CDNFastPath`'s too).
+/// `nosniff` and a sandboxing policy, for every `/cdn` answer (`CDNFastAnswer`'s too).
 enum CDNSafetyHeaders {
     static func apply(to headers: inout HTTPFields) {
         headers[.xContentTypeOptions] = "nosniff"

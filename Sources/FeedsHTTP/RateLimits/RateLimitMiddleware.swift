@@ -30,19 +30,22 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
                 "too many \(kind.rawValue) requests: \(quota.limit) per \(limiter.limits.windowSeconds) s; "
                     + "the window ends at \(quota.reset) (X-RateLimit-Reset)")
             var response = APIErrorBody.response(for: error, duration: scope.duration)
-            Self.describe(quota, in: &response.headers)
+            quota.describe(in: &response.headers)
             response.headers[.retryAfter] = String(max(1, quota.reset - Int(Date().timeIntervalSince1970)))
             return response
         }
         var response = try await next(request, context)
-        Self.describe(quota, in: &response.headers)
+        quota.describe(in: &response.headers)
         return response
     }
+}
 
-    static func describe(_ quota: RateLimiter.Quota, in headers: inout HTTPFields) {
-        headers[.rateLimitLimit] = String(quota.limit)
-        headers[.rateLimitRemaining] = String(quota.remaining)
-        headers[.rateLimitReset] = String(quota.reset)
+extension RateLimiter.Quota {
+    /// Where the caller stands, in Stream's headers.
+    func describe(in headers: inout HTTPFields) {
+        headers[.rateLimitLimit] = String(limit)
+        headers[.rateLimitRemaining] = String(remaining)
+        headers[.rateLimitReset] = String(reset)
     }
 }
 

@@ -8,13 +8,15 @@ import Hummingbird
 struct AcceptMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        if request.uri.path.hasPrefix("/api/"), let accept = request.headers[.accept], !Self.takesJSON(accept) {
+        if request.uri.path.hasPrefix("/api/"), let accept = request.headers[.accept], !AcceptHeader.takesJSON(accept) {
             throw FeedsError(
                 .notAcceptable, "the API answers with application/json, which Accept: \(accept) does not take", field: "Accept")
         }
         return try await next(request, context)
     }
+}
 
+enum AcceptHeader {
     /// Whether a media range of `accept` covers application/json with a quality above 0.
     static func takesJSON(_ accept: String) -> Bool {
         accept.split(separator: ",").contains { range in

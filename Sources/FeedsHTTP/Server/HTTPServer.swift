@@ -119,8 +119,8 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
     }
 
     /// A new connection's handlers, in front of the router: the connection cap first, so that
-    /// every response passes it (the CDN fast path's too), then the client's address, the
-    /// WebSocket upgrade, and the body limits.
+    /// every response passes it (the fast path's too), then the client's address, the
+    /// WebSocket upgrade, the body limits, and the answers made from memory (`FastPath`).
     package func channelHandlers(
         headerTimeout: Duration, maxConnections: Int, proxies: TrustedProxies, logger: Logger
     ) -> [any RemovableChannelHandler] {
@@ -130,7 +130,11 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
             MainPortUpgrade(endpoint: realtimeEndpoint, logger: logger),
             LargeReadsHandler(), ExpectContinueHandler(limit: bodyLimit(uploads)),
         ]
-        if case .localDisk(let cdn) = backend { handlers.append(CDNFastPath(cdn: cdn, hot: hot, serverName: serverName)) }
+        var answers: [any FastAnswer] = [
+            LinkPreviewFastAnswer(previews: linkPreviews, authenticator: authenticator, limiter: rateLimiter)
+        ]
+        if case .localDisk(let cdn) = backend { answers.insert(CDNFastAnswer(cdn: cdn, hot: hot), at: 0) }
+        handlers.append(FastPath(answers: answers, serverName: serverName))
         return handlers
     }
 }

@@ -9,8 +9,8 @@ import Testing
 
 @testable import FeedsHTTP
 
-/// What `CDNFastPath` answers itself and what it leaves to the routes, one channel at a time.
-@Suite struct CDNFastPathTests {
+/// What `CDNFastAnswer` answers itself and what it leaves to the routes, one channel at a time.
+@Suite struct CDNFastAnswerTests {
     let base = FileManager.default.temporaryDirectory.appending(path: "feeds-fast-path-\(UUID().uuidString)")
     let signer = URLSigner(publicURL: URL(string: "http://localhost:3030")!, apiSecret: "fast-path-secret")
 
@@ -22,16 +22,17 @@ import Testing
         try Data("hello, fast path".utf8).write(to: temp)
         let key = ObjectKey(fileName: "hello.txt")
         _ = try await cdn.upload(
-            LocalFile(url: temp, fileName: "hello.txt", size: 16, sha256: String(repeating: "ab", count: 32), mimeType: "text/plain"),
+            LocalFile(
+                url: temp, fileName: "hello.txt", size: 16, sha256: String(repeating: "ab", count: 32), mimeType: "text/plain"),
             key: key, progress: { _ in })
         let object = try #require(try cdn.object(for: key))
         let hot = HotObjects(budget: 1 << 20)
         hot.keep(
-            object, bytes: try #require(try await cdn.bytes(of: object)), fields: CDNFastPath.fields(for: object),
+            object, bytes: try #require(try await cdn.bytes(of: object)), fields: CDNFastAnswer.fields(for: object),
             as: key.rawValue)
         let url = cdn.readURL(for: key, expiresAt: Date().addingTimeInterval(3600))
         let target = url.path(percentEncoded: true) + "?" + url.query(percentEncoded: true)!
-        let channel = EmbeddedChannel(handler: CDNFastPath(cdn: cdn, hot: hot, serverName: "feeds"))
+        let channel = EmbeddedChannel(handler: FastPath(answers: [CDNFastAnswer(cdn: cdn, hot: hot)], serverName: "feeds"))
         return (channel, hot, object, target)
     }
 
@@ -103,7 +104,8 @@ import Testing
         func object(_ name: String, size: Int) -> (StoredObject, ByteBuffer) {
             let key = ObjectKey(rawValue: "0123456789abcdef0123456789abcdef/\(name)")!
             return (
-                StoredObject(key: key, path: "/nowhere", size: Int64(size), mimeType: "text/plain", etag: "\"e\"", modifiedAt: Date()),
+                StoredObject(
+                    key: key, path: "/nowhere", size: Int64(size), mimeType: "text/plain", etag: "\"e\"", modifiedAt: Date()),
                 ByteBuffer(repeating: 1, count: size)
             )
         }

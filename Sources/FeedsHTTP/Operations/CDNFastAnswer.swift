@@ -6,62 +6,16 @@ import Metrics
 import NIOCore
 import NIOHTTPTypes
 
-/// Serves popular small `/cdn` objects from memory on the event loop, as a static file server
-/// would: no task, no middleware chain, no file I/O beyond a `stat`. It answers only plain signed
-/// GETs of objects in `HotObjects` (no Range, no conditional, no resize, no `Connection` header),
-/// and only when no earlier request on the connection is still being answered, so responses keep
-/// their order. Everything else goes on to the router unchanged, which also fills the cache.
-/// The answer carries the same headers as `CDNRoutes`' own.
-final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+/// Popular small `/cdn` objects from memory (`HotObjects`), with an HMAC check and one `stat`:
+/// only plain signed GETs (no Range, no conditional, no `Connection` header). The router answers
+/// the rest, and fills the cache. The answer carries the same headers as `CDNRoutes`' own.
+struct CDNFastAnswer: FastAnswer {
+    let cdn: LocalDiskCDN
+    let hot: HotObjects
+    static let routeMetrics = RouteMetrics(route: "/cdn/{prefix}/{name}", method: "GET")
+    var metrics: RouteMetrics { Self.routeMetrics }
 
-    private let cdn: LocalDiskCDN
-    private let hot: HotObjects
-    private let serverName: String
-    /// Requests passed on to the router whose responses have not ended yet.
-    private var passedOn = 0
-    /// Set while the rest of a request answered here is dropped.
-    private var answered = false
-    private var date = HTTPDateCache()
-
-    init(cdn: LocalDiskCDN, hot: HotObjects, serverName: String) {
-        self.cdn = cdn
-        self.hot = hot
-        self.serverName = serverName
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
-        switch part {
-        case .head(let head):
-            let start = DispatchTime.now().uptimeNanoseconds
-            if passedOn == 0, let (response, body) = answer(head) {
-                answered = true
-                context.write(wrapOutboundOut(.head(response)), promise: nil)
-                context.write(wrapOutboundOut(.body(body)), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                Self.served.increment()
-                Self.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-                return
-            }
-            passedOn += 1
-            context.fireChannelRead(data)
-        case .body, .end:
-            guard answered else { return context.fireChannelRead(data) }
-            if case .end = part { answered = false }
-        }
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
-        context.write(data, promise: promise)
-    }
-
-    /// The response to `head` from memory, or nil when the router should answer it.
-    private func answer(_ head: HTTPRequest) -> (HTTPResponse, ByteBuffer)? {
+    func answer(_ head: HTTPRequest) -> (HTTPResponse, ByteBuffer)? {
         guard head.method == .get, let target = head.path, target.hasPrefix("/cdn/") else { return nil }
         let fields = head.headerFields
         guard fields[.range] == nil, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil,
@@ -82,9 +36,6 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         var response = HTTPResponse(status: .ok)
         response.headerFields = entry.fields
         response.headerFields[.cacheControl] = CDNRoutes.cacheControl(expires: request.expires)
-        response.headerFields[RequestID.header] = RequestID.of(fields)
-        response.headerFields[.date] = date.now()
-        response.headerFields[.server] = serverName
         return (response, entry.bytes)
     }
 
@@ -100,13 +51,6 @@ final class CDNFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         CDNSafetyHeaders.apply(to: &fields)
         return fields
     }
-
-    /// Counted and timed under the router's own names, as if the route had answered.
-    private static let dimensions = [
-        ("http.route", "/cdn/{prefix}/{name}"), ("http.request.method", "GET"), ("http.response.status_code", "200"),
-    ]
-    private static let served = Counter(label: "hb.requests", dimensions: dimensions)
-    private static let duration = Timer(label: "http.server.request.duration", dimensions: dimensions)
 }
 
 /// `/cdn/{prefix}/{name}?Expires=…&Signature=…[&w=…]` taken apart; nil when a part comes twice,
@@ -148,25 +92,5 @@ struct SignedObjectRequest {
         self.signature = String(signature)
         self.parameters = others
         self.hotKey = HotObjects.key(key, parameters: others)
-    }
-}
-
-/// The `Date` header's value, formatted once a second.
-struct HTTPDateCache {
-    private var second = 0
-    private var text = ""
-
-    mutating func now() -> String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        if time.tv_sec != second {
-            second = time.tv_sec
-            var parts = tm()
-            gmtime_r(&time.tv_sec, &parts)
-            var buffer = [CChar](repeating: 0, count: 64)
-            let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
-            text = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return text
     }
 }
