@@ -57,7 +57,8 @@ final class FastPath: ChannelDuplexHandler, RemovableChannelHandler {
             let start = DispatchTime.now().uptimeNanoseconds
             if passedOn == 0 {
                 for answer in answers {
-                    guard var (response, body) = answer.answer(head) else { continue }
+                    guard let (made, body) = answer.answer(head) else { continue }
+                    var response = made
                     answered = true
                     response.headerFields[RequestID.header] = RequestID.of(head.headerFields)
                     response.headerFields[.date] = date.now()
