@@ -26,17 +26,44 @@ import Testing
             let store = PostgresNotificationStore(client: client)
             let kept = try await store.add(
                 draft("bob", source: "reaction:a1:bob:like", activityID: "a1"), format: .notification, logger: logger)
-            #expect(kept?.activityCount == 1 && kept?.userCount == 1)
+            #expect(kept.group?.activityCount == 1 && kept.group?.userCount == 1)
+            #expect(kept.group?.activities.map(\.user.id) == ["bob"] && kept.status.unread == 1 && kept.status.unseen == 1)
             // A deleted activity, and one that never was: nothing stays of either.
             for (source, activity) in [("reaction:a2:carl:like", "a2"), ("reaction:zz:carl:like", "zz")] {
                 let gone = try await store.add(
                     draft("carl", source: source, activityID: activity), format: .notification, logger: logger)
-                #expect(gone == nil)
+                #expect(gone.group == nil && gone.status.unread == 1)
             }
             let page = try await store.page(feed: "notification:alice", limit: 10, next: nil, logger: logger)
             #expect(page.groups.map(\.activityCount) == [1] && page.status.unread == 1)
             let rows = try await client.query("SELECT count(*)::int FROM notifications", logger: logger)
             for try await count in rows.decode(Int.self) { #expect(count == 1) }
+        }
+    }
+
+    /// A write's change reads the group and the feed's status in one statement, as a page then shows them.
+    @Test func aChangeIsTheGroupAndTheStatusAsAPageReadsThem() async throws {
+        try await TestDatabase.with(migrated: true) { _, client in
+            for statement in [
+                "INSERT INTO users (id) VALUES ('alice'), ('bob'), ('carl')",
+                "INSERT INTO activities (id, type, user_id, feeds) VALUES ('a1', 'post', 'alice', '{user:alice}')",
+            ] { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            let store = PostgresNotificationStore(client: client)
+            _ = try await store.add(
+                draft("bob", source: "reaction:a1:bob:like", activityID: "a1"), format: .notification, logger: logger)
+            let second = try await store.add(
+                draft("carl", source: "reaction:a1:carl:like", activityID: "a1"), format: .notification, logger: logger)
+            let page = try await store.page(feed: "notification:alice", limit: 10, next: nil, logger: logger)
+            #expect(second.group == page.groups.first && second.status == page.status)
+            #expect(second.group?.activities.map(\.user.id) == ["carl", "bob"] && second.group?.userCount == 2)
+            _ = try await store.mark(
+                feed: "notification:alice", try NotificationMark(allRead: true, allSeen: nil, read: nil, seen: nil, watched: nil),
+                logger: logger)
+            let taken = try #require(try await store.remove(source: "reaction:a1:carl:like", logger: logger))
+            #expect(taken.feed == "notification:alice" && taken.change.group?.activities.map(\.user.id) == ["bob"])
+            #expect(taken.change.status.unread == 0 && taken.change.status.lastReadAt != nil)
+            let last = try #require(try await store.remove(source: "reaction:a1:bob:like", logger: logger))
+            #expect(last.change.group == nil && last.change.status.unseen == 0)
         }
     }
 }

@@ -19,20 +19,16 @@ CROSS JOIN LATERAL (
 ) n
 JOIN users u ON u.id = n.user_id
 ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC;
-WITH s AS (
-    SELECT (SELECT last_read_at FROM notification_status WHERE feed = E'notification\x3abell-' || :b::text) AS read_mark,
-           (SELECT last_seen_at FROM notification_status WHERE feed = E'notification\x3abell-' || :b::text) AS seen_mark
-)
-SELECT
-    (SELECT count(*)::int FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text
-        AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND (g.read_at IS NULL OR g.read_at < g.updated_at)),
-    (SELECT count(*)::int FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text
-        AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
-    s.read_mark, s.seen_mark,
-    ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text AND g.read_at IS NOT NULL
-        AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND g.read_at >= g.updated_at
-        ORDER BY g.updated_at DESC LIMIT 101),
-    ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text AND g.seen_at IS NOT NULL
-        AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
-        ORDER BY g.updated_at DESC LIMIT 101)
-FROM s;
+WITH marks AS (SELECT (SELECT last_read_at FROM notification_status WHERE feed = E'notification\x3abell-' || :b::text) AS read_mark,
+       (SELECT last_seen_at FROM notification_status WHERE feed = E'notification\x3abell-' || :b::text) AS seen_mark)
+SELECT (SELECT count(*)::int FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text
+    AND g.updated_at > COALESCE(marks.read_mark, '-infinity') AND (g.read_at IS NULL OR g.read_at < g.updated_at)),
+(SELECT count(*)::int FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text
+    AND g.updated_at > COALESCE(marks.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
+marks.read_mark, marks.seen_mark,
+ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text AND g.read_at IS NOT NULL
+    AND g.updated_at > COALESCE(marks.read_mark, '-infinity') AND g.read_at >= g.updated_at
+    ORDER BY g.updated_at DESC LIMIT 101),
+ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = E'notification\x3abell-' || :b::text AND g.seen_at IS NOT NULL
+    AND g.updated_at > COALESCE(marks.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
+    ORDER BY g.updated_at DESC LIMIT 101) FROM marks;

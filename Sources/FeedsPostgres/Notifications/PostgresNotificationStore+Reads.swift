@@ -80,27 +80,35 @@ extension PostgresNotificationStore {
         }
     }
 
-    /// The counts walk only the groups updated since the watermark: marking all read keeps them
-    /// short. $1 is the feed; $2 how many read and seen groups are named.
-    static let statusSQL = """
-        WITH s AS (
-            SELECT (SELECT last_read_at FROM notification_status WHERE feed = $1) AS read_mark,
-                   (SELECT last_seen_at FROM notification_status WHERE feed = $1) AS seen_mark
-        )
-        SELECT
-            (SELECT count(*)::int FROM notification_groups g WHERE g.feed = $1
-                AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND (g.read_at IS NULL OR g.read_at < g.updated_at)),
-            (SELECT count(*)::int FROM notification_groups g WHERE g.feed = $1
-                AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
-            s.read_mark, s.seen_mark,
-            ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = $1 AND g.read_at IS NOT NULL
-                AND g.updated_at > COALESCE(s.read_mark, '-infinity') AND g.read_at >= g.updated_at
-                ORDER BY g.updated_at DESC LIMIT $2),
-            ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = $1 AND g.seen_at IS NOT NULL
-                AND g.updated_at > COALESCE(s.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
-                ORDER BY g.updated_at DESC LIMIT $2)
-        FROM s
+    /// The feed's two watermarks, as `marks` (`read_mark`, `seen_mark`), for `statusValues`.
+    private static func statusMarks(feed: String) -> String {
         """
+        SELECT (SELECT last_read_at FROM notification_status WHERE feed = \(feed)) AS read_mark,
+               (SELECT last_seen_at FROM notification_status WHERE feed = \(feed)) AS seen_mark
+        """
+    }
+
+    /// The status' six values, from `marks`. The counts walk only the groups updated since the
+    /// watermark: marking all read keeps them short. `listed` is how many read and seen groups are named.
+    private static func statusValues(feed: String, listed: String) -> String {
+        """
+        (SELECT count(*)::int FROM notification_groups g WHERE g.feed = \(feed)
+            AND g.updated_at > COALESCE(marks.read_mark, '-infinity') AND (g.read_at IS NULL OR g.read_at < g.updated_at)),
+        (SELECT count(*)::int FROM notification_groups g WHERE g.feed = \(feed)
+            AND g.updated_at > COALESCE(marks.seen_mark, '-infinity') AND (g.seen_at IS NULL OR g.seen_at < g.updated_at)),
+        marks.read_mark, marks.seen_mark,
+        ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed) AND g.read_at IS NOT NULL
+            AND g.updated_at > COALESCE(marks.read_mark, '-infinity') AND g.read_at >= g.updated_at
+            ORDER BY g.updated_at DESC LIMIT \(listed)),
+        ARRAY(SELECT g.grp FROM notification_groups g WHERE g.feed = \(feed) AND g.seen_at IS NOT NULL
+            AND g.updated_at > COALESCE(marks.seen_mark, '-infinity') AND g.seen_at >= g.updated_at
+            ORDER BY g.updated_at DESC LIMIT \(listed))
+        """
+    }
+
+    /// $1 is the feed; $2 how many read and seen groups are named.
+    static let statusSQL =
+        "WITH marks AS (\(statusMarks(feed: "$1"))) SELECT \(statusValues(feed: "$1", listed: "$2")) FROM marks"
 
     static func status<Rows: AsyncSequence>(
         feed: String, logger: Logger, _ run: (PostgresQuery) async throws -> Rows
@@ -109,44 +117,71 @@ extension PostgresNotificationStore {
         binds.append(feed)
         binds.append(NotificationStatus.listedGroups)
         let rows = try await run(PostgresQuery(unsafeSQL: statusSQL, binds: binds))
-        for try await (unread, unseen, read, seen, readGroups, seenGroups) in rows.decode(
-            (Int, Int, Date?, Date?, [String], [String]).self)
-        {
-            return NotificationStatus(
-                unread: unread, unseen: unseen, lastReadAt: read, lastSeenAt: seen, readGroups: readGroups,
-                seenGroups: seenGroups)
+        for try await row in rows {
+            var columns = RowReader(row)
+            return try status(&columns)
         }
         throw FeedsError(.internal, "the notification status read no row")
     }
 
-    /// The named groups, in the order given, each with its newest notifications.
-    /// With `whileLive`, none unless that activity is live (one round trip for the check and the read).
-    func groups(feed: String, _ names: [String], whileLive activityID: String? = nil, logger: Logger) async throws
-        -> [AggregatedGroup]
-    {
-        guard !names.isEmpty else { return [] }
-        let query = Self.groupsQuery(feed: feed, names, whileLive: activityID)
-        let rows = try await NotificationGroupsRead.sequence(of: query, on: ReadRoute.prepared(or: prepared), logger: logger)
-        let found = Dictionary(try await Self.groups(feed: feed, rows).map { ($0.group.group, $0.group) }) { first, _ in first }
-        return names.compactMap { found[$0] }
+    /// `statusValues`' six columns.
+    private static let statusColumnCount = 6
+
+    private static func status(_ columns: inout RowReader) throws -> NotificationStatus {
+        NotificationStatus(
+            unread: try columns.next(), unseen: try columns.next(), lastReadAt: try columns.next(),
+            lastSeenAt: try columns.next(), readGroups: try columns.next(), seenGroups: try columns.next())
     }
 
-    /// The named groups' read: a fixed text, its values bound.
-    static func groupsQuery(feed: String, _ names: [String], whileLive activityID: String?) -> PostgresQuery {
-        """
-        SELECT \(unescaped: Self.groupColumns)
-        FROM notification_groups g
-        LEFT JOIN notification_status s ON s.feed = g.feed
-        CROSS JOIN LATERAL (
-            SELECT * FROM notifications n WHERE n.feed = g.feed AND n.grp = g.grp
-            ORDER BY n.created_at DESC, n.id DESC LIMIT \(Self.listed)
-        ) n
-        JOIN users u ON u.id = n.user_id
-        WHERE g.feed = \(feed) AND g.grp = ANY(\(names)) AND (\(activityID == nil) OR EXISTS (
-            SELECT 1 FROM activities a WHERE a.id = \(activityID ?? "") AND \(unescaped: ActivityLive.predicate("a"))))
-        ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC
-        """
+    /// The feed's status and `group` with its newest notifications, in one statement; with
+    /// `whileLive`, no group unless that activity is live.
+    func change(feed: String, _ group: String, whileLive activityID: String? = nil, logger: Logger) async throws
+        -> NotificationChange
+    {
+        var binds = PostgresBindings()
+        binds.append(feed)
+        binds.append(NotificationStatus.listedGroups)
+        binds.append(group)
+        binds.append(activityID == nil)
+        binds.append(activityID ?? "")
+        let rows = try await NotificationChangeRead.sequence(
+            of: PostgresQuery(unsafeSQL: Self.changeSQL, binds: binds), on: ReadRoute.prepared(or: prepared), logger: logger)
+        var status: NotificationStatus?
+        var found: [(group: AggregatedGroup, micros: Int64)] = []
+        var users: [String: User] = [:]
+        for try await row in rows {
+            var columns = RowReader(row)
+            let read = try Self.status(&columns)
+            status = status ?? read
+            guard row.dropFirst(Self.statusColumnCount).first?.bytes != nil else { break }  // no group
+            try Self.group(feed: feed, &columns, into: &found, users: &users)
+        }
+        guard let status else { throw FeedsError(.internal, "the notification change read no row") }
+        return NotificationChange(group: found.first?.group, status: status)
     }
+
+    /// The feed's status ($1 the feed, $2 how many read and seen groups are named), then the group
+    /// named $3 with its newest notifications, a row each (none when it is gone, or when the
+    /// activity $5 is not live unless $4): every row carries the status (read once, in `st`);
+    /// with no group, one row.
+    static let changeSQL = """
+        WITH marks AS (\(statusMarks(feed: "$1"))), st AS MATERIALIZED (SELECT \(statusValues(feed: "$1", listed: "$2")) FROM marks)
+        SELECT st.*, gr.*
+        FROM st LEFT JOIN LATERAL (
+            SELECT \(groupColumns),
+                row_number() OVER (ORDER BY n.created_at DESC, n.id DESC) AS position
+            FROM notification_groups g
+            LEFT JOIN notification_status s ON s.feed = g.feed
+            CROSS JOIN LATERAL (
+                SELECT * FROM notifications n WHERE n.feed = g.feed AND n.grp = g.grp
+                ORDER BY n.created_at DESC, n.id DESC LIMIT \(listed)
+            ) n
+            JOIN users u ON u.id = n.user_id
+            WHERE g.feed = $1 AND g.grp = $3 AND ($4 OR EXISTS (
+                SELECT 1 FROM activities a WHERE a.id = $5 AND \(ActivityLive.predicate("a"))))
+        ) gr ON true
+        ORDER BY gr.position
+        """
 
     /// Rows of `groupColumns`, a group's rows together, into groups (with their times in
     /// microseconds, for cursors) in the order they came. A user who comes again is read once.
@@ -154,40 +189,47 @@ extension PostgresNotificationStore {
     where Rows.Element == PostgresRow {
         var groups: [(group: AggregatedGroup, micros: Int64)] = []
         var users: [String: User] = [:]
-        let feeds = [feed]  // one array for every notification
         for try await row in rows {
             var columns = RowReader(row)
-            let name: String = try columns.next()
-            if groups.last?.group.group != name {
-                let counts: (Int, Int) = (try columns.next(), try columns.next())
-                let times: (Date, Date, Int64) = (try columns.next(), try columns.next(), try columns.next())
-                let marks: (Bool, Bool) = (try columns.next(), try columns.next())
-                let group = AggregatedGroup(
-                    group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
-                    updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
-                groups.append((group, times.2))
-            } else {
-                columns.skip(7)
-            }
-            let id: String = try columns.next(), type: String = try columns.next()
-            let context = JSONObjectText(trusted: try columns.next()), custom = try JSONText.object(try columns.next())
-            let created: Date = try columns.next()
-            let userID: String = try columns.next()
-            let user: User
-            if let known = users[userID] {
-                user = known
-            } else {
-                user = try UserRow.user(id: userID, &columns)
-                users[userID] = user
-            }
-            var activity = Activity(
-                id: id, type: type, user: user, text: nil, feeds: feeds, visibility: .private, visibilityTag: nil,
-                restrictReplies: "everyone", custom: custom, attachments: [], createdAt: created, updatedAt: created,
-                editedAt: nil, deletedAt: nil)
-            activity.notificationContext = context
-            groups[groups.count - 1].group.activities.append(activity)
+            try group(feed: feed, &columns, into: &groups, users: &users)
         }
         return groups
+    }
+
+    /// One row of `groupColumns`: a new group, or the next notification of the last one.
+    private static func group(
+        feed: String, _ columns: inout RowReader, into groups: inout [(group: AggregatedGroup, micros: Int64)],
+        users: inout [String: User]
+    ) throws {
+        let name: String = try columns.next()
+        if groups.last?.group.group != name {
+            let counts: (Int, Int) = (try columns.next(), try columns.next())
+            let times: (Date, Date, Int64) = (try columns.next(), try columns.next(), try columns.next())
+            let marks: (Bool, Bool) = (try columns.next(), try columns.next())
+            let group = AggregatedGroup(
+                group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
+                updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
+            groups.append((group, times.2))
+        } else {
+            columns.skip(7)
+        }
+        let id: String = try columns.next(), type: String = try columns.next()
+        let context = JSONObjectText(trusted: try columns.next()), custom = try JSONText.object(try columns.next())
+        let created: Date = try columns.next()
+        let userID: String = try columns.next()
+        let user: User
+        if let known = users[userID] {
+            user = known
+        } else {
+            user = try UserRow.user(id: userID, &columns)
+            users[userID] = user
+        }
+        var activity = Activity(
+            id: id, type: type, user: user, text: nil, feeds: [feed], visibility: .private, visibilityTag: nil,
+            restrictReplies: "everyone", custom: custom, attachments: [], createdAt: created, updatedAt: created,
+            editedAt: nil, deletedAt: nil)
+        activity.notificationContext = context
+        groups[groups.count - 1].group.activities.append(activity)
     }
 
     static func token(micros: Int64, group: String) -> String {
@@ -211,9 +253,9 @@ enum NotificationInsert: PreparedRead {
     ).sql
 }
 
-enum NotificationGroupsRead: PreparedRead {
-    static let name = "NotificationGroupsRead"
-    static let sql = PostgresNotificationStore.groupsQuery(feed: "", [], whileLive: nil).sql
+enum NotificationChangeRead: PreparedRead {
+    static let name = "NotificationChangeRead"
+    static let sql = PostgresNotificationStore.changeSQL
 }
 
 enum NotificationStatusRead: PreparedRead {

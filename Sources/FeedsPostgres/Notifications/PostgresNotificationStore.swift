@@ -9,8 +9,8 @@ import PostgresNIO
 public struct PostgresNotificationStore: NotificationStore {
     let client: PostgresClient
     /// The primary's generic-plan pool (`PostgresClient.Configuration.generic`), for the
-    /// statements a notifying write runs (`NotificationInsert`, `NotificationGroupsRead`,
-    /// `NotificationStatusRead`): planned afresh, they cost PostgreSQL three times their running.
+    /// statements a notifying write runs (`NotificationInsert`, `NotificationChangeRead`): planned
+    /// afresh, they cost PostgreSQL three times their running.
     let prepared: PostgresClient
 
     public init(client: PostgresClient, prepared: PostgresClient? = nil) {
@@ -21,7 +21,7 @@ public struct PostgresNotificationStore: NotificationStore {
     /// How many of a group's notifications a page shows, newest first.
     static let listed = 10
 
-    public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> AggregatedGroup? {
+    public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> NotificationChange {
         let group = format.render(type: draft.type, targetID: draft.targetID, userID: draft.actorID, time: Date())
         // Most notifications are new: one statement writes one and counts it into its group.
         // A deadlock with a request taking the same cause back (it holds the group, and waits for
@@ -41,16 +41,15 @@ public struct PostgresNotificationStore: NotificationStore {
                 return written
             }
         }
-        guard written else { return nil }
+        guard written else { return NotificationChange(group: nil, status: try await status(feed: draft.feed, logger: logger)) }
         // The activity may have been deleted (or expired) while this was written, after its
         // delete took its notifications back: then this one goes too. Either order ends clean.
-        if let found = try await groups(feed: draft.feed, [group], whileLive: draft.activityID, logger: logger).first {
-            return found
+        let change = try await change(feed: draft.feed, group, whileLive: draft.activityID, logger: logger)
+        guard change.group == nil, let activityID = draft.activityID, try await !isLive(activityID, logger: logger) else {
+            return change
         }
-        if let activityID = draft.activityID, try await !isLive(activityID, logger: logger) {
-            _ = try await removeAll(activityID: activityID, logger: logger)
-        }
-        return nil
+        _ = try await removeAll(activityID: activityID, logger: logger)
+        return NotificationChange(group: nil, status: try await status(feed: draft.feed, logger: logger))
     }
 
     /// Writes the notification and counts it into its group (made if new) in one statement, which
@@ -78,12 +77,12 @@ public struct PostgresNotificationStore: NotificationStore {
         """
     }
 
-    public func remove(source: String, logger: Logger) async throws -> (feed: String, group: AggregatedGroup?)? {
+    public func remove(source: String, logger: Logger) async throws -> (feed: String, change: NotificationChange)? {
         let taken = try await client.transaction(logger: logger) { connection in
             try await Self.take(feed: nil, source: source, on: connection, logger: logger)
         }
         guard let (feed, group) = taken else { return nil }
-        return (feed, try await groups(feed: feed, [group], logger: logger).first)
+        return (feed, try await change(feed: feed, group, logger: logger))
     }
 
     private func isLive(_ activityID: String, logger: Logger) async throws -> Bool {

@@ -29,9 +29,9 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     /// the write's `skip_push` turns it off).
     package func notify(_ draft: NotificationDraft?, push: Bool = true, logger: Logger) async throws {
         guard let draft else { return }
-        let group = try await notifications.add(draft, format: format(), logger: logger)
-        try await published(feed: draft.feed, group: group, logger: logger)
-        if let group, push, pushes() { try await self.push(draft, group: group.group, logger: logger) }
+        let change = try await notifications.add(draft, format: format(), logger: logger)
+        published(feed: draft.feed, change)
+        if let group = change.group, push, pushes() { try await self.push(draft, group: group.group, logger: logger) }
     }
 
     private func push(_ draft: NotificationDraft, group: String, logger: Logger) async throws {
@@ -107,15 +107,16 @@ package struct Notifier<Store: ActivityStore>: Sendable {
 
     /// Takes back the notification `source` made, if it made one.
     package func unnotify(source: String, logger: Logger) async throws {
-        guard let (feed, group) = try await notifications.remove(source: source, logger: logger) else { return }
-        try await published(feed: feed, group: group, logger: logger)
+        guard let (feed, change) = try await notifications.remove(source: source, logger: logger) else { return }
+        published(feed: feed, change)
     }
 
     /// Takes back every notification about the activities (they were deleted).
     package func unnotify(activities ids: [String], logger: Logger) async throws {
         for id in ids {
             for feed in try await notifications.removeAll(activityID: id, logger: logger) {
-                try await published(feed: feed, group: nil, logger: logger)
+                let status = try await notifications.status(feed: feed, logger: logger)
+                published(feed: feed, NotificationChange(group: nil, status: status))
             }
         }
     }
@@ -127,8 +128,8 @@ package struct Notifier<Store: ActivityStore>: Sendable {
         events.notificationFeed(feed: feed.description, recipient: user, group: nil, status: status)
     }
 
-    private func published(feed: String, group: AggregatedGroup?, logger: Logger) async throws {
-        let status = try await notifications.status(feed: feed, logger: logger)
-        events.notificationFeed(feed: feed, recipient: NotificationDraft.owner(of: feed), group: group, status: status)
+    private func published(feed: String, _ change: NotificationChange) {
+        events.notificationFeed(
+            feed: feed, recipient: NotificationDraft.owner(of: feed), group: change.group, status: change.status)
     }
 }
