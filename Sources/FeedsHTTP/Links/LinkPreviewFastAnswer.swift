@@ -9,11 +9,11 @@ import NIOCore
 /// GetOG of a link this node previewed lately (`RecentPreviews`), answered on the event loop: a
 /// popular post's link is asked for by every reader who sees it, and through the router each ask
 /// cost six middlewares, two hops between the event loop and a task, and the OpenAPI runtime's
-/// query decoding and JSON encoding (a third of the throughput of a signed GET). It checks what the
-/// router's middlewares would: the API key, the token (and a deactivated user), `Accept`, and the
-/// caller's read budget, whose headers it carries. Anything it does not take plainly (another
-/// parameter, a `+` or a parameter twice in the query, `Connection`, a refusal, a preview not in memory) goes to
-/// the router, which answers errors in Stream's shape and fetches what is missing.
+/// query decoding and JSON encoding (a third of the throughput of a signed GET). It checks what
+/// the router's middlewares would: the API key, the token (and a deactivated user), `Accept`, and
+/// the caller's read budget, whose headers it carries. Anything it does not take plainly (another
+/// parameter, a `+` or a parameter twice in the query, `Connection`, a refusal, a preview not in
+/// memory) goes to the router, which answers errors in Stream's shape and fetches what is missing.
 struct LinkPreviewFastAnswer: FastAnswer {
     let previews: LinkPreviews
     let authenticator: Authenticator
@@ -43,7 +43,7 @@ struct LinkPreviewFastAnswer: FastAnswer {
 
         let image = previews.imageURLs(of: preview)
         var json = JSONWriter(capacity: 1024)
-        // The generated type's fields, in its order.
+        // The generated type's fields, as it encodes them.
         json.object { json in
             json.field("author_name", preview.authorName)
             json.emptyObject("custom")
