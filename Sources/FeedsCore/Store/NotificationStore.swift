@@ -11,10 +11,10 @@ public protocol NotificationStore: Sendable {
     /// feed, the group as it now reads (nil when the group went with it) and the feed's status.
     func remove(source: String, logger: Logger) async throws -> (feed: String, change: NotificationChange)?
 
-    /// A page of the feed's groups, newest first, with the feed's status.
     /// Removes every notification about the activity (it was deleted); returns the feeds that changed.
     func removeAll(activityID: String, logger: Logger) async throws -> [String]
 
+    /// A page of the feed's groups, newest first, with the feed's status.
     func page(feed: String, limit: Int, next: String?, logger: Logger) async throws -> NotificationPage
 
     func status(feed: String, logger: Logger) async throws -> NotificationStatus
