@@ -27,24 +27,16 @@ import Testing
         return minorFaults() - before
     }
 
-    /// glibc's `mallopt`, looked up before a fork (the child should take no loader locks).
-    static let mallopt: @convention(c) (Int32, Int32) -> Int32 = {
-        let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt")!
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-    }()
-
-    /// The quietest of five churns, measured in a forked child after `prepare`: the child has
-    /// one thread, so no test running beside this one can take the freed memory from it (in this
-    /// process they share malloc's arenas, and on a busy machine they did).
-    static func quietestChurnAlone(prepare: @convention(c) () -> Void) throws -> Int {
+    /// The quietest of five churns, measured in a forked child: the child has one thread, so no
+    /// test running beside this one can take the freed memory from it (in this process they share
+    /// malloc's arenas, and on a busy machine they did).
+    static func quietestChurnAlone() throws -> Int {
         _ = churn()  // the heap grows once, and the code's metadata exists before the fork
-        _ = mallopt
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
         let child = fork()
         try #require(child >= 0)
         if child == 0 {
-            prepare()
             _ = churn()  // copies the pages still shared with the parent
             var quietest = (0..<5).map { _ in churn() }.min()!
             _ = write(pipeEnds[1], &quietest, MemoryLayout<Int>.size)
@@ -54,8 +46,12 @@ import Testing
         defer { close(pipeEnds[0]) }
         // A hang guard, not a deadline: a child that never finishes fails this test, not the run.
         var status: Int32 = 0
-        for _ in 0..<60_000 where waitpid(child, &status, WNOHANG) == 0 { usleep(10_000) }
-        if waitpid(child, &status, WNOHANG) == 0 {
+        var polls = 0
+        while waitpid(child, &status, WNOHANG) == 0, polls < 60_000 {
+            usleep(10_000)
+            polls += 1
+        }
+        if polls == 60_000 {
             kill(child, SIGKILL)
             waitpid(child, &status, 0)
             Issue.record("the child measuring page faults did not finish")
@@ -72,17 +68,7 @@ import Testing
 
     @Test func freedBuffersAreReusedWithoutFaultingTheirPagesInAgain() throws {
         ReceiveBufferReuse.apply()
-        let quietest = try Self.quietestChurnAlone {}
+        let quietest = try Self.quietestChurnAlone()
         #expect(quietest < Self.oneRound)
-    }
-
-    @Test func withGlibcsDefaultsTheBuffersFaultInEveryRound() throws {
-        // The control: the measurement above does tell the two apart. (Not quite every page of
-        // every round faults: the kernel maps some in around a fault.)
-        let quietest = try Self.quietestChurnAlone {
-            _ = ReceiveBufferReuseTests.mallopt(-3, 128 * 1024)  // M_MMAP_THRESHOLD, glibc's default
-            _ = ReceiveBufferReuseTests.mallopt(-1, 128 * 1024)  // M_TRIM_THRESHOLD, glibc's default
-        }
-        #expect(quietest >= 5 * Self.oneRound)
     }
 }
