@@ -6,7 +6,7 @@ import Testing
 @testable import FeedsPostgres
 
 /// The notification store without a server: counts kept with the rows, and a notification about
-/// an activity that is gone by the time it is written is taken back.
+/// an activity that is gone by the time its change is read is taken back.
 @Suite struct NotificationStoreTests {
     let logger = TestDatabase.logger
 
@@ -24,16 +24,22 @@ import Testing
                 "INSERT INTO activities (id, type, user_id, feeds, deleted_at) VALUES ('a2', 'post', 'alice', '{user:alice}', now())",
             ] { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             let store = PostgresNotificationStore(client: client)
-            let kept = try await store.add(
+            let keptTouch = try await store.add(
                 draft("bob", source: "reaction:a1:bob:like", activityID: "a1"), format: .notification, logger: logger)
+            let kept = try #require(try await store.changes([keptTouch], logger: logger).first)
             #expect(kept.group?.activityCount == 1 && kept.group?.userCount == 1)
             #expect(kept.group?.activities.map(\.user.id) == ["bob"] && kept.status.unread == 1 && kept.status.unseen == 1)
-            // A deleted activity, and one that never was: nothing stays of either.
+            // A deleted activity, and one that never was, read in one batch with the live one: nothing
+            // stays of either, and the live one's group reads as it is.
+            var touched = [keptTouch]
             for (source, activity) in [("reaction:a2:carl:like", "a2"), ("reaction:zz:carl:like", "zz")] {
-                let gone = try await store.add(
+                let touch = try await store.add(
                     draft("carl", source: source, activityID: activity), format: .notification, logger: logger)
-                #expect(gone.group == nil && gone.status.unread == 1)
+                #expect(touch.group != nil)
+                touched.append(touch)
             }
+            let changes = try await store.changes(touched, logger: logger)
+            #expect(changes.map { $0.group?.activityCount } == [1, nil, nil] && changes.map(\.status.unread) == [1, 1, 1])
             let page = try await store.page(feed: "notification:alice", limit: 10, next: nil, logger: logger)
             #expect(page.groups.map(\.activityCount) == [1] && page.status.unread == 1)
             let rows = try await client.query("SELECT count(*)::int FROM notifications", logger: logger)
@@ -41,7 +47,7 @@ import Testing
         }
     }
 
-    /// A write's change reads the group and the feed's status in one statement, as a page then shows them.
+    /// A write's change reads the group and the feed's status, as a page then shows them.
     @Test func aChangeIsTheGroupAndTheStatusAsAPageReadsThem() async throws {
         try await TestDatabase.with(migrated: true) { _, client in
             for statement in [
@@ -51,8 +57,9 @@ import Testing
             let store = PostgresNotificationStore(client: client)
             _ = try await store.add(
                 draft("bob", source: "reaction:a1:bob:like", activityID: "a1"), format: .notification, logger: logger)
-            let second = try await store.add(
+            let touch = try await store.add(
                 draft("carl", source: "reaction:a1:carl:like", activityID: "a1"), format: .notification, logger: logger)
+            let second = try #require(try await store.changes([touch], logger: logger).first)
             let page = try await store.page(feed: "notification:alice", limit: 10, next: nil, logger: logger)
             #expect(second.group == page.groups.first && second.status == page.status)
             #expect(second.group?.activities.map(\.user.id) == ["carl", "bob"] && second.group?.userCount == 2)
@@ -60,10 +67,13 @@ import Testing
                 feed: "notification:alice", try NotificationMark(allRead: true, allSeen: nil, read: nil, seen: nil, watched: nil),
                 logger: logger)
             let taken = try #require(try await store.remove(source: "reaction:a1:carl:like", logger: logger))
-            #expect(taken.feed == "notification:alice" && taken.change.group?.activities.map(\.user.id) == ["bob"])
-            #expect(taken.change.status.unread == 0 && taken.change.status.lastReadAt != nil)
+            #expect(taken.feed == "notification:alice")
+            let afterTaking = try #require(try await store.changes([taken], logger: logger).first)
+            #expect(afterTaking.group?.activities.map(\.user.id) == ["bob"])
+            #expect(afterTaking.status.unread == 0 && afterTaking.status.lastReadAt != nil)
             let last = try #require(try await store.remove(source: "reaction:a1:bob:like", logger: logger))
-            #expect(last.change.group == nil && last.change.status.unseen == 0)
+            let afterLast = try #require(try await store.changes([last], logger: logger).first)
+            #expect(afterLast.group == nil && afterLast.status.unseen == 0)
         }
     }
 }

@@ -19,13 +19,17 @@ struct ServiceHarness: Sendable {
     let store: PostgresActivityStore
     let pipeline: UploadPipeline
     let published: PublishedEvents
+    /// Notification feeds' events, read after their writes: `settled()` before looking for them.
+    let notificationChanges: NotificationChanges
 
     var events: Events<PostgresActivityStore> {
         Events(
             realtime: Realtime(hub: RealtimeHub(), publisher: published) { _, _, _, _ in }, urls: pipeline.urls, store: store)
     }
     var notifier: Notifier<PostgresActivityStore> {
-        Notifier(notifications: PostgresNotificationStore(client: client), store: store, events: events) { .notification }
+        Notifier(
+            notifications: PostgresNotificationStore(client: client), changes: notificationChanges, store: store, events: events
+        ) { .notification }
     }
     var feedGroups: FeedGroupService {
         FeedGroupService(store: PostgresFeedGroupStore(client: client), settings: pipeline.settings)
@@ -55,10 +59,13 @@ struct ServiceHarness: Sendable {
             let configuration = FeedsConfiguration(
                 apiKey: "key", apiSecret: "secret-0123456789abcdef0123456789abcdef", dataDirectory: directory)
             let pipeline = try makeUploadPipeline(configuration, client: client, logger: TestDatabase.logger)
+            let store = PostgresActivityStore(client: client, prepared: client), published = PublishedEvents()
+            let events = Events(
+                realtime: Realtime(hub: RealtimeHub(), publisher: published) { _, _, _, _ in }, urls: pipeline.urls, store: store)
+            let changes = NotificationChanges(store: PostgresNotificationStore(client: client)) { events.notificationFeed($0, $1) }
             try await body(
                 ServiceHarness(
-                    client: client, store: PostgresActivityStore(client: client, prepared: client), pipeline: pipeline,
-                    published: PublishedEvents()))
+                    client: client, store: store, pipeline: pipeline, published: published, notificationChanges: changes))
         }
     }
 

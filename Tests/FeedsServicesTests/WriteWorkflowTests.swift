@@ -72,6 +72,7 @@ import Testing
             let again = try await harness.follows.follow(
                 [try asked("user:carl"), try asked("user:dora", notify: true)], batch: true, principal: .server, logger: logger)
             #expect(again.map(\.created) == [false, true])
+            await harness.notificationChanges.settled()
             let types = harness.published.types
             #expect(types.filter { $0 == "feeds.follow.created" }.count == 3, "\(types)")
             #expect(types.contains("feeds.notification_feed.updated"), "dora's notification: \(types)")

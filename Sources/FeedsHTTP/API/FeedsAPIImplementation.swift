@@ -17,6 +17,8 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     let realtime: Realtime
     let rateLimiter: RateLimiter
     let notifications: any NotificationStore
+    /// Notification feeds' events, read after their writes, shared by this node's requests.
+    let notificationChanges: NotificationChanges
     let feedGroups: FeedGroupService
     let watches: any WatchStore
     let memberStore: any MemberStore
@@ -53,7 +55,7 @@ struct FeedsAPIImplementation<Store: ActivityStore>: APIProtocol {
     var polls: Polls<Store> { Polls(polls: pollStore, store: store, events: events) }
     var notifier: Notifier<Store> {
         Notifier(
-            notifications: notifications, store: store, events: events,
+            notifications: notifications, changes: notificationChanges, store: store, events: events,
             pushes: { [settings = uploads.settings] in
                 settings.current.webhooks.targets.contains { $0.wants(Events<Store>.pushType) }
             }

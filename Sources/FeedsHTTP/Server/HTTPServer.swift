@@ -100,9 +100,11 @@ package struct HTTPServer<Store: ActivityStore>: Sendable {
         case .localDisk(let cdn): CDNRoutes(cdn: cdn, variants: uploads.variants, hot: hot).register(on: router)
         case .s3(let cdn): S3RedirectRoutes(cdn: cdn, objects: uploads.objects, variants: uploads.variants).register(on: router)
         }
+        let events = Events(realtime: realtime, urls: uploads.urls, store: store)
         var api = FeedsAPIImplementation(
             store: store, uploads: uploads, idempotency: Idempotency(store: idempotency), settingsStore: settingsStore,
             realtime: realtime, rateLimiter: rateLimiter, notifications: notifications,
+            notificationChanges: NotificationChanges(store: notifications) { events.notificationFeed($0, $1) },
             feedGroups: FeedGroupService(store: feedGroups, settings: uploads.settings), watches: watches,
             memberStore: members, pinStore: pins, pollStore: polls, feedViews: views, linkPreviews: linkPreviews,
             authenticator: authenticator, deadline: requestTimeout)

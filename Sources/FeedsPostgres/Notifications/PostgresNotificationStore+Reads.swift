@@ -133,41 +133,63 @@ extension PostgresNotificationStore {
             lastSeenAt: try columns.next(), readGroups: try columns.next(), seenGroups: try columns.next())
     }
 
-    /// The feed's status and `group` with its newest notifications, in one statement; with
-    /// `whileLive`, no group unless that activity is live.
-    func change(feed: String, _ group: String, whileLive activityID: String? = nil, logger: Logger) async throws
-        -> NotificationChange
+    public func changes(_ touched: [NotificationTouch], logger: Logger) async throws -> [NotificationChange] {
+        guard !touched.isEmpty else { return [] }
+        let read = try await Self.changes(touched, on: prepared, logger: logger)
+        // A group about an activity deleted (or expired) while its notification was written,
+        // after the delete took the activity's notifications back: this one goes too, and the
+        // feeds read again. Either order ends clean.
+        let gone = Set(zip(touched, read).compactMap { $1.live ? nil : $0.activityID })
+        guard !gone.isEmpty else { return read.map(\.change) }
+        for id in gone.sorted() { _ = try await removeAll(activityID: id, logger: logger) }
+        return try await Self.changes(touched, on: prepared, logger: logger).map(\.change)
+    }
+
+    /// `changesSQL`'s rows, an item's together: its status, and its group unless gone (or not live).
+    private static func changes(_ touched: [NotificationTouch], on client: PostgresClient, logger: Logger) async throws
+        -> [(change: NotificationChange, live: Bool)]
     {
         var binds = PostgresBindings()
-        binds.append(feed)
+        binds.append(touched.map(\.feed))
+        binds.append(touched.map { $0.group ?? "" })
+        binds.append(touched.map { $0.activityID ?? "" })
         binds.append(NotificationStatus.listedGroups)
-        binds.append(group)
-        binds.append(activityID == nil)
-        binds.append(activityID ?? "")
-        let rows = try await NotificationChangeRead.sequence(
-            of: PostgresQuery(unsafeSQL: Self.changeSQL, binds: binds), on: ReadRoute.prepared(or: prepared), logger: logger)
-        var status: NotificationStatus?
-        var found: [(group: AggregatedGroup, micros: Int64)] = []
+        let rows = try await NotificationChangesRead.sequence(
+            of: PostgresQuery(unsafeSQL: Self.changesSQL, binds: binds), on: client, logger: logger)
+        var read = [(status: NotificationStatus?, live: Bool, groups: [(group: AggregatedGroup, micros: Int64)])](
+            repeating: (nil, true, []), count: touched.count)
         var users: [String: User] = [:]
         for try await row in rows {
             var columns = RowReader(row)
-            let read = try Self.status(&columns)
-            status = status ?? read
-            guard row.dropFirst(Self.statusColumnCount).first?.bytes != nil else { break }  // no group
-            try Self.group(feed: feed, &columns, into: &found, users: &users)
+            let item = Int(try columns.next() as Int64) - 1
+            guard read.indices.contains(item) else { throw FeedsError(.internal, "the notification changes read a stray row") }
+            read[item].live = try columns.next()
+            let status = try Self.status(&columns)
+            read[item].status = read[item].status ?? status
+            guard row.dropFirst(2 + Self.statusColumnCount).first?.bytes != nil else { continue }  // no group
+            try Self.group(feed: touched[item].feed, &columns, into: &read[item].groups, users: &users)
         }
-        guard let status else { throw FeedsError(.internal, "the notification change read no row") }
-        return NotificationChange(group: found.first?.group, status: status)
+        return try read.map { item in
+            guard let status = item.status else { throw FeedsError(.internal, "the notification changes left out a feed") }
+            return (NotificationChange(group: item.groups.first?.group, status: status), item.live)
+        }
     }
 
-    /// The feed's status ($1 the feed, $2 how many read and seen groups are named), then the group
-    /// named $3 with its newest notifications, a row each (none when it is gone, or when the
-    /// activity $5 is not live unless $4): every row carries the status (read once, in `st`);
-    /// with no group, one row.
-    static let changeSQL = """
-        WITH marks AS (\(statusMarks(feed: "$1"))), st AS MATERIALIZED (SELECT \(statusValues(feed: "$1", listed: "$2")) FROM marks)
-        SELECT st.*, gr.*
-        FROM st LEFT JOIN LATERAL (
+    /// For each touched group in one statement ($1 feeds, $2 groups, '' for none, $3 the
+    /// activities they are about, '' for none; $4 how many read and seen groups are named): its
+    /// place in the list, whether its activity is live, the feed's status, then the group with
+    /// its newest notifications, a row each (none when it is gone or its activity is not live).
+    /// Every row carries the status; an item with no group has one row.
+    static let changesSQL = """
+        SELECT x.item, x.live, st.*, gr.*
+        FROM (
+            SELECT t.item, t.feed, NULLIF(t.grp, '') AS grp, t.activity = '' OR EXISTS (
+                SELECT 1 FROM activities a WHERE a.id = t.activity AND \(ActivityLive.predicate("a"))) AS live
+            FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(feed, grp, activity, item)
+        ) x
+        CROSS JOIN LATERAL (\(statusMarks(feed: "x.feed"))) marks
+        CROSS JOIN LATERAL (SELECT \(statusValues(feed: "x.feed", listed: "$4"))) st
+        LEFT JOIN LATERAL (
             SELECT \(groupColumns),
                 row_number() OVER (ORDER BY n.created_at DESC, n.id DESC) AS position
             FROM notification_groups g
@@ -177,10 +199,9 @@ extension PostgresNotificationStore {
                 ORDER BY n.created_at DESC, n.id DESC LIMIT \(listed)
             ) n
             JOIN users u ON u.id = n.user_id
-            WHERE g.feed = $1 AND g.grp = $3 AND ($4 OR EXISTS (
-                SELECT 1 FROM activities a WHERE a.id = $5 AND \(ActivityLive.predicate("a"))))
+            WHERE g.feed = x.feed AND g.grp = x.grp AND x.live
         ) gr ON true
-        ORDER BY gr.position
+        ORDER BY x.item, gr.position
         """
 
     /// Rows of `groupColumns`, a group's rows together, into groups (with their times in
@@ -253,9 +274,9 @@ enum NotificationInsert: PreparedRead {
     ).sql
 }
 
-enum NotificationChangeRead: PreparedRead {
-    static let name = "NotificationChangeRead"
-    static let sql = PostgresNotificationStore.changeSQL
+enum NotificationChangesRead: PreparedRead {
+    static let name = "NotificationChangesRead"
+    static let sql = PostgresNotificationStore.changesSQL
 }
 
 enum NotificationStatusRead: PreparedRead {

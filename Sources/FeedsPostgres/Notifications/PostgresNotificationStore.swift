@@ -9,7 +9,7 @@ import PostgresNIO
 public struct PostgresNotificationStore: NotificationStore {
     let client: PostgresClient
     /// The primary's generic-plan pool (`PostgresClient.Configuration.generic`), for the
-    /// statements a notifying write runs (`NotificationInsert`, `NotificationChangeRead`): planned
+    /// statements a notifying write runs (`NotificationInsert`, `NotificationChangesRead`): planned
     /// afresh, they cost PostgreSQL three times their running.
     let prepared: PostgresClient
 
@@ -21,7 +21,7 @@ public struct PostgresNotificationStore: NotificationStore {
     /// How many of a group's notifications a page shows, newest first.
     static let listed = 10
 
-    public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> NotificationChange {
+    public func add(_ draft: NotificationDraft, format: AggregationFormat, logger: Logger) async throws -> NotificationTouch {
         let group = format.render(type: draft.type, targetID: draft.targetID, userID: draft.actorID, time: Date())
         // Most notifications are new: one statement writes one and counts it into its group.
         // A deadlock with a request taking the same cause back (it holds the group, and waits for
@@ -29,27 +29,22 @@ public struct PostgresNotificationStore: NotificationStore {
         var written = try await ConflictRetry.run(logger: logger) {
             try await !NotificationInsert.rows(of: Self.insert(draft, group: group), on: prepared, logger: logger).isEmpty
         }
-        if !written {
-            // The same cause again (a like of a post liked before, or the same like at the same
-            // moment): the old one is taken back and this one written, moving it to the group of now.
-            written = try await client.transaction(logger: logger) { connection in
-                guard try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger) != nil else {
-                    return false  // nothing to take: the actor is gone
-                }
-                var written = false
-                for try await _ in try await connection.query(Self.insert(draft, group: group), logger: logger) { written = true }
-                return written
+        if !written { written = try await again(draft, group: group, logger: logger) }
+        return NotificationTouch(feed: draft.feed, group: written ? group : nil, activityID: draft.activityID)
+    }
+
+    /// The same cause again (a like of a post liked before, or the same like at the same moment):
+    /// the old notification is taken back and this one written, moving it to the group of now.
+    /// False when nothing was written: the actor is gone.
+    func again(_ draft: NotificationDraft, group: String, logger: Logger) async throws -> Bool {
+        try await client.transaction(logger: logger) { connection in
+            guard try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger) != nil else {
+                return false
             }
+            var written = false
+            for try await _ in try await connection.query(Self.insert(draft, group: group), logger: logger) { written = true }
+            return written
         }
-        guard written else { return NotificationChange(group: nil, status: try await status(feed: draft.feed, logger: logger)) }
-        // The activity may have been deleted (or expired) while this was written, after its
-        // delete took its notifications back: then this one goes too. Either order ends clean.
-        let change = try await change(feed: draft.feed, group, whileLive: draft.activityID, logger: logger)
-        guard change.group == nil, let activityID = draft.activityID, try await !isLive(activityID, logger: logger) else {
-            return change
-        }
-        _ = try await removeAll(activityID: activityID, logger: logger)
-        return NotificationChange(group: nil, status: try await status(feed: draft.feed, logger: logger))
     }
 
     /// Writes the notification and counts it into its group (made if new) in one statement, which
@@ -77,19 +72,11 @@ public struct PostgresNotificationStore: NotificationStore {
         """
     }
 
-    public func remove(source: String, logger: Logger) async throws -> (feed: String, change: NotificationChange)? {
+    public func remove(source: String, logger: Logger) async throws -> NotificationTouch? {
         let taken = try await client.transaction(logger: logger) { connection in
             try await Self.take(feed: nil, source: source, on: connection, logger: logger)
         }
-        guard let (feed, group) = taken else { return nil }
-        return (feed, try await change(feed: feed, group, logger: logger))
-    }
-
-    private func isLive(_ activityID: String, logger: Logger) async throws -> Bool {
-        let rows = try await client.query(
-            "SELECT 1 FROM activities a WHERE a.id = \(activityID) AND \(unescaped: ActivityLive.predicate("a"))", logger: logger)
-        for try await _ in rows { return true }
-        return false
+        return taken.map { NotificationTouch(feed: $0.feed, group: $0.group) }
     }
 
     public func removeAll(activityID: String, logger: Logger) async throws -> [String] {

@@ -18,6 +18,12 @@ extension Events {
         realtime.publish(FeedEvent(fids: [feed], onlyFor: recipient, payload: json.bytes))
     }
 
+    /// A touched group's event, as `NotificationChanges` read it.
+    package func notificationFeed(_ touch: NotificationTouch, _ change: NotificationChange) {
+        notificationFeed(
+            feed: touch.feed, recipient: NotificationDraft.owner(of: touch.feed), group: change.group, status: change.status)
+    }
+
     /// `feeds.activity.marked`, as the Swift SDK applies it.
     package func activityMarked(feed: String, recipient: String, _ mark: NotificationMark) {
         var json = JSONWriter(capacity: 512)

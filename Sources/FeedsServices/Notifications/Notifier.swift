@@ -5,9 +5,11 @@ import Logging
 /// Notification feeds' workflow: the notifications writes make when asked
 /// (`create_notification_activity`), taking them back with what made them, marks, and the events
 /// to the recipient. A notification is written after the write that caused it and is keyed by
-/// that cause, so a retried request makes it once.
+/// that cause, so a retried request makes it once. The recipient's event follows the write
+/// (`NotificationChanges`).
 package struct Notifier<Store: ActivityStore>: Sendable {
     let notifications: any NotificationStore
+    let changes: NotificationChanges
     let store: Store
     let events: Events<Store>
     /// The notification group's `aggregation.format`, read when a notification is written (most
@@ -17,10 +19,10 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     let pushes: @Sendable () -> Bool
 
     package init(
-        notifications: any NotificationStore, store: Store, events: Events<Store>,
+        notifications: any NotificationStore, changes: NotificationChanges, store: Store, events: Events<Store>,
         pushes: @escaping @Sendable () -> Bool = { false }, format: @escaping @Sendable () -> AggregationFormat
     ) {
-        (self.notifications, self.store, self.events, self.format) = (notifications, store, events, format)
+        (self.notifications, self.changes, self.store, self.events, self.format) = (notifications, changes, store, events, format)
         self.pushes = pushes
     }
 
@@ -29,9 +31,14 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     /// the write's `skip_push` turns it off).
     package func notify(_ draft: NotificationDraft?, push: Bool = true, logger: Logger) async throws {
         guard let draft else { return }
-        let change = try await notifications.add(draft, format: format(), logger: logger)
-        published(feed: draft.feed, change)
-        if let group = change.group, push, pushes() { try await self.push(draft, group: group.group, logger: logger) }
+        try await notified(draft, try await notifications.add(draft, format: format(), logger: logger), push: push, logger: logger)
+    }
+
+    /// After a notification's write (the store's, or one folded into the write that caused it):
+    /// its event, and its push.
+    package func notified(_ draft: NotificationDraft, _ touch: NotificationTouch, push: Bool, logger: Logger) async throws {
+        changes.note(touch)
+        if let group = touch.group, push, pushes() { try await self.push(draft, group: group, logger: logger) }
     }
 
     private func push(_ draft: NotificationDraft, group: String, logger: Logger) async throws {
@@ -107,16 +114,15 @@ package struct Notifier<Store: ActivityStore>: Sendable {
 
     /// Takes back the notification `source` made, if it made one.
     package func unnotify(source: String, logger: Logger) async throws {
-        guard let (feed, change) = try await notifications.remove(source: source, logger: logger) else { return }
-        published(feed: feed, change)
+        guard let touch = try await notifications.remove(source: source, logger: logger) else { return }
+        changes.note(touch)
     }
 
     /// Takes back every notification about the activities (they were deleted).
     package func unnotify(activities ids: [String], logger: Logger) async throws {
         for id in ids {
             for feed in try await notifications.removeAll(activityID: id, logger: logger) {
-                let status = try await notifications.status(feed: feed, logger: logger)
-                published(feed: feed, NotificationChange(group: nil, status: status))
+                changes.note(NotificationTouch(feed: feed, group: nil))
             }
         }
     }
@@ -126,10 +132,5 @@ package struct Notifier<Store: ActivityStore>: Sendable {
         let status = try await notifications.mark(feed: feed.description, mark, logger: logger)
         events.activityMarked(feed: feed.description, recipient: user, mark)
         events.notificationFeed(feed: feed.description, recipient: user, group: nil, status: status)
-    }
-
-    private func published(feed: String, _ change: NotificationChange) {
-        events.notificationFeed(
-            feed: feed, recipient: NotificationDraft.owner(of: feed), group: change.group, status: change.status)
     }
 }
