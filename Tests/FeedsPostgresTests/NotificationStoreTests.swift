@@ -76,4 +76,55 @@ import Testing
             #expect(afterLast.group == nil && afterLast.status.unseen == 0)
         }
     }
+
+    /// A reaction's notification written with the reaction, in its statement, is the one
+    /// `NotificationDraft.reaction` makes (which the same reaction again, moved, writes).
+    @Test func aReactionsOwnStatementWritesTheDraftsNotification() async throws {
+        try await TestDatabase.with(migrated: true) { _, client in
+            let text = String(repeating: "é", count: 400)
+            for statement in [
+                "INSERT INTO users (id, name) VALUES ('alice', 'Alice'), ('bob', 'Bob B'), ('carl', '')",
+                "INSERT INTO activities (id, type, user_id, feeds, text) VALUES ('a1', 'post', 'alice', '{user:alice}', '\(text)')",
+                "INSERT INTO activities (id, type, user_id, feeds) VALUES ('a2', 'photo', 'alice', '{user:alice}')",
+            ] { _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            let store = PostgresActivityStore(client: client, prepared: client)
+            for (user, activity, copy) in [("bob", "a1", true), ("carl", "a2", false)] {
+                let input = try ReactionInput(type: "like", custom: ["n": .number(1)], enforceUnique: nil)
+                let made = try await store.addReaction(
+                    input, activityID: activity, userID: user, by: .server,
+                    notifying: ReactionNotification(group: "g-\(activity)", copyCustom: copy), logger: logger)
+                let touch = NotificationTouch(feed: "notification:alice", group: "g-\(activity)", activityID: activity)
+                #expect(made.notified == touch)
+                let draft = try #require(NotificationDraft.reaction(made.reaction, to: made.activity, copyCustom: copy))
+                let rows = try await client.query(
+                    """
+                    SELECT feed, grp, source, type, user_id, activity_id, context::text, custom::text FROM notifications
+                    WHERE activity_id = \(activity)
+                    """, logger: logger)
+                var found = 0
+                for try await row in rows.decode((String, String, String, String, String, String, String, String).self) {
+                    found += 1
+                    let written = [row.0, row.1, row.2, row.3, row.4, row.5]
+                    #expect(written == [draft.feed, "g-\(activity)", draft.source, draft.type, user, activity])
+                    #expect(try JSONText.object(row.6) == draft.context && JSONText.object(row.7) == draft.custom)
+                }
+                #expect(found == 1)
+                // The same reaction again, and a reaction to one's own activity: none written.
+                let again = try await store.addReaction(
+                    input, activityID: activity, userID: user, by: .server,
+                    notifying: ReactionNotification(group: "g-\(activity)", copyCustom: copy), logger: logger)
+                let own = try await store.addReaction(
+                    input, activityID: activity, userID: "alice", by: .server,
+                    notifying: ReactionNotification(group: "g-\(activity)", copyCustom: copy), logger: logger)
+                #expect(again.notified == nil && own.notified == nil)
+            }
+            let groups = try await client.query(
+                "SELECT grp, activity_count, user_count FROM notification_groups ORDER BY grp", logger: logger)
+            var counts: [String] = []
+            for try await (group, activities, users) in groups.decode((String, Int, Int).self) {
+                counts.append("\(group) \(activities) \(users)")
+            }
+            #expect(counts == ["g-a1 1 1", "g-a2 1 1"])
+        }
+    }
 }

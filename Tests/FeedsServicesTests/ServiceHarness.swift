@@ -62,7 +62,9 @@ struct ServiceHarness: Sendable {
             let store = PostgresActivityStore(client: client, prepared: client), published = PublishedEvents()
             let events = Events(
                 realtime: Realtime(hub: RealtimeHub(), publisher: published) { _, _, _, _ in }, urls: pipeline.urls, store: store)
-            let changes = NotificationChanges(store: PostgresNotificationStore(client: client)) { events.notificationFeed($0, $1) }
+            let changes = NotificationChanges(store: PostgresNotificationStore(client: client)) {
+                events.notificationFeed($0, $1)
+            }
             try await body(
                 ServiceHarness(
                     client: client, store: store, pipeline: pipeline, published: published, notificationChanges: changes))

@@ -45,6 +45,18 @@ public struct NotificationDraft: Sendable, Equatable {
     }
 }
 
+/// A reaction's notification, to write with the reaction (`ReactionStore.addReaction`).
+public struct ReactionNotification: Sendable, Equatable {
+    /// The group, rendered by the notification group's format.
+    public var group: String
+    /// `copy_custom_to_notification`.
+    public var copyCustom: Bool
+
+    public init(group: String, copyCustom: Bool) {
+        (self.group, self.copyCustom) = (group, copyCustom)
+    }
+}
+
 /// A notification feed's `notification_status`: how many groups are unread and unseen, the
 /// watermarks, and the groups marked by id since.
 public struct NotificationStatus: Sendable, Equatable {

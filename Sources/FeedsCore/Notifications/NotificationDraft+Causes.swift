@@ -5,12 +5,19 @@
 extension NotificationDraft {
     public static func reaction(_ reaction: Reaction, to activity: Activity, copyCustom: Bool) -> NotificationDraft? {
         make(
-            for: activity.user.id, by: reaction.user, type: "reaction", targetID: activity.id,
-            source: "reaction:\(activity.id):\(reaction.user.id):\(reaction.type)",
+            for: activity.user.id, by: reaction.user, type: reactionType, targetID: activity.id,
+            source: reactionSource(activityID: activity.id, userID: reaction.user.id, type: reaction.type),
             target: target(activity),
-            trigger: ["type": .string("reaction"), "text": .string("\(name(reaction.user)) reacted to your activity")],
+            trigger: ["type": .string(reactionType), "text": .string("\(name(reaction.user)) \(reactionText)")],
             custom: copyCustom ? reaction.custom : [:], activityID: activity.id)
     }
+
+    /// A reaction's notification's type and trigger text (after the actor's name): the store
+    /// writes the same with the reaction (`ReactionNotification`).
+    public static let reactionType = "reaction"
+    public static let reactionText = "reacted to your activity"
+    /// The most of an activity's or a comment's text a notification's context quotes.
+    public static let targetTextLength = 300
 
     public static func commentReaction(_ reaction: Reaction, to comment: Comment, copyCustom: Bool) -> NotificationDraft? {
         var target: JSONObject = ["id": .string(comment.activityID)]
@@ -109,14 +116,14 @@ extension NotificationDraft {
         var target: JSONObject = [
             "id": .string(activity.id), "type": .string(activity.type), "user_id": .string(activity.user.id),
         ]
-        if let text = activity.text { target["text"] = .string(String(text.prefix(300))) }
+        if let text = activity.text { target["text"] = .string(String(text.prefix(targetTextLength))) }
         return target
     }
 
     private static func commentObject(_ comment: Comment) -> JSONObject {
         [
             "id": .string(comment.id), "user_id": .string(comment.user.id),
-            "comment": .string(String((comment.text ?? "").prefix(300))),
+            "comment": .string(String((comment.text ?? "").prefix(targetTextLength))),
         ]
     }
 

@@ -5,9 +5,14 @@ import Logging
 /// after the change, with the acting user's own reactions and bookmarks.
 public protocol ReactionStore: Sendable {
     /// Stores `userID`'s reaction (the same one again replaces its custom data); with
-    /// `enforceUnique`, the user's reactions of other types go first.
-    func addReaction(_ input: ReactionInput, activityID: String, userID: String, by principal: Principal, logger: Logger)
-        async throws -> (reaction: Reaction, activity: Activity)
+    /// `enforceUnique`, the user's reactions of other types go first. With `notifying`, the
+    /// reaction's notification is written with it (as `NotificationDraft.reaction` makes it):
+    /// `notified` is what that touched, nil when none was written (the user's own activity, or
+    /// one from the same reaction already there).
+    func addReaction(
+        _ input: ReactionInput, activityID: String, userID: String, by principal: Principal, notifying: ReactionNotification?,
+        logger: Logger
+    ) async throws -> (reaction: Reaction, activity: Activity, notified: NotificationTouch?)
 
     /// Removes `userID`'s reaction of `type`; not found when there is none.
     func deleteReaction(type: String, activityID: String, userID: String, by principal: Principal, logger: Logger)

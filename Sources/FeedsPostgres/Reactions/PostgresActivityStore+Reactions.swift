@@ -5,22 +5,30 @@ import PostgresNIO
 
 extension PostgresActivityStore {
     public func addReaction(
-        _ input: ReactionInput, activityID: String, userID: String, by principal: Principal, logger: Logger
-    ) async throws -> (reaction: Reaction, activity: Activity) {
+        _ input: ReactionInput, activityID: String, userID: String, by principal: Principal, notifying: ReactionNotification?,
+        logger: Logger
+    ) async throws -> (reaction: Reaction, activity: Activity, notified: NotificationTouch?) {
         let insert = InsertReaction<ActivityReactions>(
             objectID: activityID, activityID: activityID, userID: userID, input: input, reader: principal.userID)
         // The activity is read back on the insert's connection: that read proves the insert
         // committed, as `committed`'s round trip would.
         let query = ActivityQuery.one(activityID, viewer: principal, ownFieldsOf: userID)
         let made = try await ConflictRetry.run(logger: logger) {
-            try await client.withConnection { connection -> (Reaction, Activity)? in
-                guard let stored = try await Self.inserted(insert, userID: userID, on: connection, logger: logger) else {
-                    return nil
+            try await client.withConnection { connection -> (Reaction, Activity, NotificationTouch?)? in
+                let written: (stored: InsertReaction<ActivityReactions>.Row, feed: String?)?
+                if let notifying {
+                    let statement = InsertNotifyingReaction(insert: insert, notification: notifying)
+                    written = try await Self.first(statement, on: connection, logger: logger)
+                } else {
+                    written = try await Self.first(insert, on: connection, logger: logger).map { ($0, nil) }
                 }
+                guard let written else { return nil }
+                let reaction = try await Self.withUser(written.stored, userID: userID, on: connection, logger: logger)
                 guard let activity = try await queryActivities(query, on: connection, logger: logger).activities.first else {
                     throw FeedsError.notFound("activity \(activityID) does not exist")
                 }
-                return (stored, activity)
+                let touch = written.feed.map { NotificationTouch(feed: $0, group: notifying?.group, activityID: activityID) }
+                return (reaction, activity, touch)
             }
         }
         guard let made else {
@@ -58,15 +66,30 @@ extension PostgresActivityStore {
         return (stored, try await readableComment(commentID, principal: principal, ownFieldsOf: userID, logger: logger))
     }
 
-    /// Runs the insert; nil when it wrote nothing. A user another request created meanwhile is
-    /// read again on the same connection, whose next statement sees it.
+    /// Runs the insert; nil when it wrote nothing.
     static func inserted<Target: ReactionTable>(
         _ insert: InsertReaction<Target>, userID: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> Reaction? {
-        var stored: InsertReaction<Target>.Row?
-        for try await row in try await connection.execute(insert, logger: logger) { stored = row }
-        guard let (found, meanwhile) = stored else { return nil }
-        var reaction = found
+        guard let stored = try await first(insert, on: connection, logger: logger) else { return nil }
+        return try await withUser(stored, userID: userID, on: connection, logger: logger)
+    }
+
+    /// The statement's last row; nil when it answered none.
+    static func first<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Statement.Row? {
+        var found: Statement.Row?
+        for try await row in try await connection.execute(statement, logger: logger) { found = row }
+        return found
+    }
+
+    /// The stored reaction with its user: one another request created meanwhile is read again on
+    /// the same connection, whose next statement sees it.
+    static func withUser(
+        _ stored: (reaction: Reaction, userCreatedMeanwhile: Bool), userID: String, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Reaction {
+        var (reaction, meanwhile) = stored
         if meanwhile {
             let rows = try await connection.query(
                 "SELECT \(unescaped: UserRow.columns) FROM users WHERE id = \(userID)", logger: logger)

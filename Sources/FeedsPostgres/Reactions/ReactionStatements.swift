@@ -17,6 +17,12 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
     static var name: String { Target.insertName }
 
     static var sql: String {
+        "\(writes)\nSELECT stored.*, reactor.* FROM stored LEFT JOIN reactor ON true LIMIT 1"
+    }
+
+    /// The statement's `WITH`: `reactor` the user's row (none when made meanwhile), `stored` the
+    /// reaction's, none when nothing was written.
+    static var writes: String {
         """
         WITH new_user AS (
             INSERT INTO users (id) VALUES ($2) ON CONFLICT (id) DO NOTHING RETURNING \(UserRow.columns)
@@ -38,7 +44,6 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
                 updated_at = CASE WHEN \(Target.table).custom = EXCLUDED.custom THEN \(Target.table).updated_at ELSE now() END
             RETURNING type, custom::text, created_at, updated_at
         )
-        SELECT stored.*, reactor.* FROM stored LEFT JOIN reactor ON true LIMIT 1
         """
     }
 
@@ -63,6 +68,11 @@ struct InsertReaction<Target: ReactionTable>: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
         var columns = RowReader(row)
+        return try decode(&columns)
+    }
+
+    /// The row's first columns, `stored`'s and `reactor`'s.
+    func decode(_ columns: inout RowReader) throws -> Row {
         let type: String = try columns.next()
         let custom = try JSONText.object(try columns.next())
         let created: Date = try columns.next(), updated: Date = try columns.next()

@@ -31,7 +31,13 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     /// the write's `skip_push` turns it off).
     package func notify(_ draft: NotificationDraft?, push: Bool = true, logger: Logger) async throws {
         guard let draft else { return }
-        try await notified(draft, try await notifications.add(draft, format: format(), logger: logger), push: push, logger: logger)
+        let touch = try await notifications.add(draft, format: format(), logger: logger)
+        try await notified(draft, touch, push: push, logger: logger)
+    }
+
+    /// The group a notification made now goes in, by the notification group's format.
+    package func group(type: String, targetID: String, actorID: String) -> String {
+        format().render(type: type, targetID: targetID, userID: actorID, time: Date())
     }
 
     /// After a notification's write (the store's, or one folded into the write that caused it):

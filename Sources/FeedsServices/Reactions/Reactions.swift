@@ -22,10 +22,20 @@ package struct Reactions<Store: ActivityStore>: Sendable {
         _ reaction: ReactionInput, toActivity id: String, userID: String, notify: NotificationRequest?, principal: Principal,
         logger: Logger
     ) async throws -> (reaction: Reaction, activity: Activity) {
-        let (stored, activity) = try await store.addReaction(
-            reaction, activityID: id, userID: userID, by: principal, logger: logger)
-        if let notify {
-            try await notifier.notify(.reaction(stored, to: activity, copyCustom: notify.copyCustom), push: notify.push, logger: logger)
+        let notifying = notify.map {
+            ReactionNotification(
+                group: notifier.group(type: NotificationDraft.reactionType, targetID: id, actorID: userID),
+                copyCustom: $0.copyCustom)
+        }
+        let (stored, activity, notified) = try await store.addReaction(
+            reaction, activityID: id, userID: userID, by: principal, notifying: notifying, logger: logger)
+        if let notify, let draft = NotificationDraft.reaction(stored, to: activity, copyCustom: notify.copyCustom) {
+            // Written with the reaction; else the same reaction's is there, and moves to the group of now.
+            if let notified {
+                try await notifier.notified(draft, notified, push: notify.push, logger: logger)
+            } else {
+                try await notifier.notify(draft, push: notify.push, logger: logger)
+            }
         }
         events.activity(
             reaction.enforceUnique ? "feeds.activity.reaction.updated" : "feeds.activity.reaction.added", activity,
