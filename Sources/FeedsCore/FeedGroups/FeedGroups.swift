@@ -2,9 +2,14 @@
 /// with them on every change): what a request checks its feeds' groups against without a query.
 public struct FeedGroups: Sendable, Equatable {
     public private(set) var byID: [String: FeedGroup]
+    /// The notification group's format, Stream's unless the app changed it: parsed once a load,
+    /// not on each notification.
+    public let notificationFormat: AggregationFormat
 
     public init(_ groups: [FeedGroup] = []) {
         byID = Dictionary(groups.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        let notification = byID["notification"].flatMap { $0.deletedAt == nil ? $0 : nil }
+        notificationFormat = notification?.config.aggregation.flatMap { try? AggregationFormat($0.format) } ?? .notification
     }
 
     /// The group named `id`, unless it is missing or soft-deleted.
@@ -24,10 +29,5 @@ public struct FeedGroups: Sendable, Equatable {
     /// Refuses the first of `feeds` whose group does not exist.
     public func requireAll(_ feeds: [FeedID], field: String = "feeds") throws(FeedsError) {
         for feed in feeds { try require(feed, field: field) }
-    }
-
-    /// The notification group's format, Stream's unless the app changed it.
-    public var notificationFormat: AggregationFormat {
-        live("notification")?.config.aggregation.flatMap { try? AggregationFormat($0.format) } ?? .notification
     }
 }
