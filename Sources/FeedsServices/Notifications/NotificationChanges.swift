@@ -13,6 +13,9 @@ import NIOConcurrencyHelpers
 package final class NotificationChanges: Sendable {
     /// Groups per statement.
     static let batchLimit = 200
+    /// Groups waiting past this many are dropped (and counted): the database is not keeping up,
+    /// and the notifications themselves are written; their feeds read right on the next page.
+    let queueLimit: Int
     /// The most one read may take, a connection's wait included: the reader is every later
     /// change's way out.
     static let deadline = Duration.seconds(10)
@@ -20,6 +23,7 @@ package final class NotificationChanges: Sendable {
     private struct Queue {
         var touched: [NotificationTouch] = []
         var reading = false
+        var dropped = 0
         var settled: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -30,16 +34,16 @@ package final class NotificationChanges: Sendable {
 
     /// `publish` sends one change's event.
     package init(
-        store: any NotificationStore, logger: Logger = Logger(label: "feeds.notifications"),
+        store: any NotificationStore, queueLimit: Int = 50_000, logger: Logger = Logger(label: "feeds.notifications"),
         publish: @escaping @Sendable (NotificationTouch, NotificationChange) -> Void
     ) {
-        (self.store, self.logger, self.publish) = (store, logger, publish)
+        (self.store, self.queueLimit, self.logger, self.publish) = (store, queueLimit, logger, publish)
     }
 
     /// Notes a touched group; its event follows.
     package func note(_ touch: NotificationTouch) {
         let start = queue.withLockedValue { queue -> Bool in
-            queue.touched.append(touch)
+            if queue.touched.count < queueLimit { queue.touched.append(touch) } else { queue.dropped += 1 }
             guard !queue.reading else { return false }
             queue.reading = true
             return true
@@ -62,15 +66,16 @@ package final class NotificationChanges: Sendable {
     /// Reads and publishes what was noted, a batch per statement, until nothing is left.
     private func read() async {
         while true {
-            let (batch, settled) = queue.withLockedValue { queue -> ([NotificationTouch], [CheckedContinuation<Void, Never>]) in
-                // The same group twice in a batch reads once: both writes are in that read.
-                var seen = Set<NotificationTouch>()
-                let taken = queue.touched.prefix(Self.batchLimit)
-                queue.touched.removeFirst(taken.count)
-                guard taken.isEmpty else { return (taken.filter { seen.insert($0).inserted }, []) }
-                queue.reading = false
-                defer { queue.settled = [] }
-                return ([], queue.settled)
+            let (batch, settled, dropped) = queue.withLockedValue { queue in
+                let batch = Self.next(&queue)
+                var settled: [CheckedContinuation<Void, Never>] = []
+                if !queue.reading { swap(&settled, &queue.settled) }
+                defer { queue.dropped = 0 }
+                return (batch, settled, queue.dropped)
+            }
+            if dropped > 0 {
+                logger.error(
+                    "notification feed events dropped: the database is not keeping up", metadata: ["groups": "\(dropped)"])
             }
             guard !batch.isEmpty else {
                 for continuation in settled { continuation.resume() }
@@ -88,5 +93,14 @@ package final class NotificationChanges: Sendable {
                     "notification feed events not published", metadata: ["groups": "\(batch.count)", "error": "\(error)"])
             }
         }
+    }
+
+    /// The next batch, the same group once (both writes are in its read); none ends the reading.
+    private static func next(_ queue: inout Queue) -> [NotificationTouch] {
+        let taken = queue.touched.prefix(batchLimit)
+        queue.touched.removeFirst(taken.count)
+        if taken.isEmpty { queue.reading = false }
+        var seen = Set<NotificationTouch>()
+        return taken.filter { seen.insert($0).inserted }
     }
 }
