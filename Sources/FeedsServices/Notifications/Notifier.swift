@@ -12,8 +12,8 @@ package struct Notifier<Store: ActivityStore>: Sendable {
     let changes: NotificationChanges
     let store: Store
     let events: Events<Store>
-    /// The notification group's `aggregation.format`, read when a notification is written (most
-    /// writes make none, and the format is parsed from the group's settings).
+    /// The notification group's `aggregation.format` as this node last loaded it (parsed once a
+    /// load: `FeedGroups.notificationFormat`).
     let format: @Sendable () -> AggregationFormat
     /// Whether a webhook takes `feeds.push_notification` (else no push is looked up).
     let pushes: @Sendable () -> Bool
