@@ -61,16 +61,23 @@ public struct PostgresNotificationStore: NotificationStore {
                 \(draft.activityID), \(JSONText.encode(draft.context))::jsonb, \(JSONText.encode(draft.custom))::jsonb, now()
             FROM users u WHERE u.id = \(draft.actorID)
             ON CONFLICT (feed, source) DO NOTHING
-            RETURNING 1
+            RETURNING feed, grp
         )
+        \(unescaped: countedIntoGroup)
+        """
+    }
+
+    /// The end of a statement that writes a notification: the group of the one `added` returned
+    /// (its `feed, grp`) counts it, made if new; `known` says whether its actor is in the group
+    /// already. One row when a notification was written.
+    static let countedIntoGroup = """
         INSERT INTO notification_groups (feed, grp, activity_count, user_count, created_at, updated_at)
-        SELECT \(draft.feed), \(group), 1, 1, now(), now() FROM added
+        SELECT feed, grp, 1, 1, now(), now() FROM added
         ON CONFLICT (feed, grp) DO UPDATE SET activity_count = notification_groups.activity_count + 1,
             user_count = notification_groups.user_count + CASE WHEN (SELECT known FROM known) THEN 0 ELSE 1 END,
             updated_at = now()
-        RETURNING 1
+        RETURNING feed
         """
-    }
 
     public func remove(source: String, logger: Logger) async throws -> NotificationTouch? {
         let taken = try await client.transaction(logger: logger) { connection in

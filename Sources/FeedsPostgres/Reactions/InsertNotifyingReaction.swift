@@ -4,9 +4,10 @@ import PostgresNIO
 
 /// AddActivityReaction with `create_notification_activity`, one statement: `InsertReaction`'s
 /// write, then the notification to the activity's owner (as `NotificationDraft.reaction` makes
-/// it, its context from the activity's row) counted into its group, as `NotificationInsert`
-/// does. In the reaction bench each statement cost about its round trip whatever it did, and
-/// the notification as a statement of its own made a notifying reaction 1.5× a plain one.
+/// it, its context from the activity's row) counted into its group as `NotificationInsert`
+/// counts it (`countedIntoGroup`). In the reaction bench each statement cost about its round
+/// trip whatever it did, and the notification as a statement of its own made a notifying
+/// reaction 1.5× a plain one.
 ///
 /// None is written for the user's own activity, a recipient whose id is no feed id, or when the
 /// same reaction's notification is there already (the caller moves that one to the group of now).
@@ -28,7 +29,7 @@ struct InsertNotifyingReaction: PostgresPreparedStatement {
         ), known AS (
             SELECT EXISTS (SELECT 1 FROM notifications n, owner o WHERE n.feed = 'notification:' || o.user_id AND n.grp = $9
                 AND n.user_id = $2) AS known
-        ), noted AS (
+        ), added AS (
             INSERT INTO notifications (id, feed, grp, source, type, user_id, activity_id, context, custom, created_at)
             SELECT $8, 'notification:' || o.user_id, $9, $11, $12, $2, o.id,
                 jsonb_build_object(
@@ -39,15 +40,11 @@ struct InsertNotifyingReaction: PostgresPreparedStatement {
                 CASE WHEN $10 THEN $4::jsonb ELSE '{}'::jsonb END, now()
             FROM owner o
             ON CONFLICT (feed, source) DO NOTHING
-            RETURNING feed
+            RETURNING feed, grp
         ), counted AS (
-            INSERT INTO notification_groups (feed, grp, activity_count, user_count, created_at, updated_at)
-            SELECT feed, $9, 1, 1, now(), now() FROM noted
-            ON CONFLICT (feed, grp) DO UPDATE SET activity_count = notification_groups.activity_count + 1,
-                user_count = notification_groups.user_count + CASE WHEN (SELECT known FROM known) THEN 0 ELSE 1 END,
-                updated_at = now()
+            \(PostgresNotificationStore.countedIntoGroup)
         )
-        SELECT stored.*, reactor.*, (SELECT feed FROM noted) FROM stored LEFT JOIN reactor ON true LIMIT 1
+        SELECT stored.*, reactor.*, (SELECT feed FROM counted) FROM stored LEFT JOIN reactor ON true LIMIT 1
         """
     }
 
