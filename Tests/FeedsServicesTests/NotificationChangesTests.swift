@@ -113,9 +113,6 @@ private final class GatedChanges: NotificationStore {
     func page(feed: String, limit: Int, next: String?, logger: Logger) async throws -> NotificationPage {
         try await real.page(feed: feed, limit: limit, next: next, logger: logger)
     }
-    func status(feed: String, logger: Logger) async throws -> NotificationStatus {
-        try await real.status(feed: feed, logger: logger)
-    }
     func mark(feed: String, _ mark: NotificationMark, logger: Logger) async throws -> NotificationStatus {
         try await real.mark(feed: feed, mark, logger: logger)
     }

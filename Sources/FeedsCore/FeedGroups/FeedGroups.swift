@@ -8,14 +8,17 @@ public struct FeedGroups: Sendable, Equatable {
 
     public init(_ groups: [FeedGroup] = []) {
         byID = Dictionary(groups.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        let notification = byID["notification"].flatMap { $0.deletedAt == nil ? $0 : nil }
-        notificationFormat = notification?.config.aggregation.flatMap { try? AggregationFormat($0.format) } ?? .notification
+        notificationFormat =
+            Self.live(byID["notification"])?.config.aggregation.flatMap { try? AggregationFormat($0.format) } ?? .notification
     }
 
     /// The group named `id`, unless it is missing or soft-deleted.
     public func live(_ id: String) -> FeedGroup? {
-        guard let group = byID[id], group.deletedAt == nil else { return nil }
-        return group
+        Self.live(byID[id])
+    }
+
+    private static func live(_ group: FeedGroup?) -> FeedGroup? {
+        group?.deletedAt == nil ? group : nil
     }
 
     /// Refuses a feed whose group does not exist, as Stream does.

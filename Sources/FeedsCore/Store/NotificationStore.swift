@@ -22,8 +22,6 @@ public protocol NotificationStore: Sendable {
     /// A page of the feed's groups, newest first, with the feed's status.
     func page(feed: String, limit: Int, next: String?, logger: Logger) async throws -> NotificationPage
 
-    func status(feed: String, logger: Logger) async throws -> NotificationStatus
-
     /// Marks the feed's groups read or seen (all, by moving the watermark, or by id).
     func mark(feed: String, _ mark: NotificationMark, logger: Logger) async throws -> NotificationStatus
 }

@@ -49,7 +49,8 @@ extension PostgresNotificationStore {
         ORDER BY g.updated_at DESC, g.grp DESC, n.created_at DESC, n.id DESC
         """
 
-    public func status(feed: String, logger: Logger) async throws -> NotificationStatus {
+    /// The feed's status, as a page shows it.
+    func status(feed: String, logger: Logger) async throws -> NotificationStatus {
         try await Self.status(feed: feed, logger: logger) { query in
             try await NotificationStatusRead.sequence(of: query, on: ReadRoute.prepared(or: prepared), logger: logger)
         }

@@ -36,7 +36,7 @@ public struct PostgresNotificationStore: NotificationStore {
     /// The same cause again (a like of a post liked before, or the same like at the same moment):
     /// the old notification is taken back and this one written, moving it to the group of now.
     /// False when nothing was written: the actor is gone.
-    func again(_ draft: NotificationDraft, group: String, logger: Logger) async throws -> Bool {
+    private func again(_ draft: NotificationDraft, group: String, logger: Logger) async throws -> Bool {
         try await client.transaction(logger: logger) { connection in
             guard try await Self.take(feed: draft.feed, source: draft.source, on: connection, logger: logger) != nil else {
                 return false
