@@ -12,7 +12,10 @@ extension JSONWriter {
     package mutating func activity(
         _ activity: Activity, urls: AttachmentURLs, users: inout [String: [UInt8]], bookmarked: Bool = false
     ) {
-        typealias Response = Components.Schemas.ActivityResponse
+        if activity.isBare {
+            bareActivity(activity, users: &users)
+            return
+        }
         let engagement = activity.engagement
         object { json in
             // What Feeds keeps empty or zero, in one write.
@@ -75,17 +78,65 @@ extension JSONWriter {
                     }
                 }
             }
-            json.field(
-                "restrict_replies", (Response.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue)
+            json.field("restrict_replies", Self.restrictReplies(activity))
             json.field("share_count", engagement.shareCount)
             json.field("text", activity.text)
             json.field("type", activity.type)
             json.field("updated_at", activity.updatedAt)
             json.key("user")
             json.user(activity.user, written: &users)
-            json.field("visibility", (Response.VisibilityPayload(rawValue: activity.visibility.rawValue) ?? ._public).rawValue)
+            json.field("visibility", Self.visibility(activity))
             json.field("visibility_tag", activity.visibilityTag)
         }
+    }
+
+    /// `activity(_:)` of an activity with nothing but its own fields (`isBare`): what the other
+    /// writes as empty, in runs. A notification page writes 250 of them, and the runs halve its time.
+    private mutating func bareActivity(_ activity: Activity, users: inout [String: [UInt8]]) {
+        object { json in
+            json.constantFields(
+                """
+                "collections":{},"comments":[],"filter_tags":[],"interest_tags":[],"score":0,"search_data":{},\
+                "attachments":[],"bookmark_count":0,"comment_count":0
+                """)
+            json.field("created_at", activity.createdAt)
+            json.key("custom")
+            json.object(activity.custom)
+            json.field("deleted_at", activity.deletedAt)
+            json.field("edited_at", activity.editedAt)
+            json.field("expires_at", activity.expiresAt)
+            json.key("feeds")
+            json.strings(activity.feeds)
+            json.constantFields(#""hidden":false"#)
+            json.field("id", activity.id)
+            if let watched = activity.isWatched { json.field("is_watched", watched) }
+            json.constantFields(#""latest_reactions":[],"mentioned_users":[]"#)
+            if let context = activity.notificationContext {
+                json.key("notification_context")
+                json.raw(context.text)
+            }
+            json.constantFields(
+                """
+                "own_bookmarks":[],"own_reactions":[],"popularity":0,"preview":false,"reaction_count":0,"reaction_groups":{}
+                """)
+            json.field("restrict_replies", Self.restrictReplies(activity))
+            json.constantFields(#""share_count":0"#)
+            json.field("text", activity.text)
+            json.field("type", activity.type)
+            json.field("updated_at", activity.updatedAt)
+            json.key("user")
+            json.user(activity.user, written: &users)
+            json.field("visibility", Self.visibility(activity))
+            json.field("visibility_tag", activity.visibilityTag)
+        }
+    }
+
+    private static func restrictReplies(_ activity: Activity) -> String {
+        (Components.Schemas.ActivityResponse.RestrictRepliesPayload(rawValue: activity.restrictReplies) ?? .everyone).rawValue
+    }
+
+    private static func visibility(_ activity: Activity) -> String {
+        (Components.Schemas.ActivityResponse.VisibilityPayload(rawValue: activity.visibility.rawValue) ?? ._public).rawValue
     }
 
     package mutating func reaction(_ reaction: Reaction, users: inout [String: [UInt8]]) {
@@ -277,5 +328,14 @@ extension JSONWriter {
         array(page.activities) { $0.activity($1, urls: urls, users: &users) }
         field("next", next ?? page.next?.token)
         field("prev", page.prev?.token)
+    }
+}
+
+extension Activity {
+    /// Nothing but its own fields, as a notification's activity is: no attachments, engagement,
+    /// mentions, poll, share or current feed, not hidden, not a preview (`bareActivity`).
+    fileprivate var isBare: Bool {
+        attachments.isEmpty && mentionedUsers.isEmpty && poll == nil && parent == nil && currentFeed == nil && !hidden
+            && !preview && engagement == ActivityEngagement()
     }
 }

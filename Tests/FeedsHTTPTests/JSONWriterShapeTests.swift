@@ -86,6 +86,38 @@ import Testing
         #expect(try Samples.parse(writer) == reference)
     }
 
+    /// Activities with nothing but their own fields (notifications, stories) are written in runs
+    /// (`bareActivity`): each optional field present and absent, and `notification_context`,
+    /// which the generated type does not have.
+    @Test func bareActivitiesAreWrittenAsTheGeneratedTypesEncodeThem() throws {
+        let pipeline = try Samples.pipeline()
+        let context = #"{"target":{"id":"a1","text":"a \"walk\" ✓"},"trigger":{"type":"reaction"}}"#
+        var notification = Activity(
+            id: "n1", type: "reaction", user: Samples.users[1], text: nil, feeds: ["notification:alice"], visibility: .private,
+            visibilityTag: nil, restrictReplies: "everyone", custom: ["k": .string("v")], attachments: [],
+            createdAt: Samples.now, updatedAt: Samples.now, editedAt: nil, deletedAt: nil)
+        notification.notificationContext = JSONObjectText(trusted: context)
+        var story = Activity(
+            id: "s1", type: "story", user: Samples.users[0], text: "gone \"soon\"", feeds: ["story:alice", "stories:bob"],
+            visibility: .tag, visibilityTag: "close", restrictReplies: "people_i_follow", custom: [:], attachments: [],
+            createdAt: Samples.now, updatedAt: Samples.now.addingTimeInterval(1), editedAt: Samples.now.addingTimeInterval(1),
+            deletedAt: Samples.now.addingTimeInterval(2), expiresAt: Samples.now.addingTimeInterval(3600))
+        story.isWatched = false
+        var users: [String: [UInt8]] = [:]
+        for activity in [notification, story, notification, story] {
+            var writer = JSONWriter()
+            writer.activity(activity, urls: pipeline.urls, users: &users)
+            guard case .object(var reference) = try Samples.reference(try Wire.activity(activity, urls: pipeline.urls)) else {
+                Issue.record("an activity is not an object")
+                return
+            }
+            if let text = activity.notificationContext?.text {
+                reference["notification_context"] = try JSONValue(parsing: text)
+            }
+            #expect(try Samples.parse(writer) == .object(reference))
+        }
+    }
+
     @Test func aggregatedGroupsAreWrittenAsTheGeneratedTypesEncodeThem() throws {
         let pipeline = try Samples.pipeline()
         let activities = Samples.activities(pipeline)
