@@ -3,10 +3,10 @@
 -- drift apart): the groups with their newest 10 notifications and their users, and the feed's
 -- status. Run on notification:bell-0…3 of bench/notification-data.sql.
 \set b random(0, 3)
-SELECT g.grp, g.activity_count, g.user_count, g.created_at, g.updated_at, (extract(epoch FROM g.updated_at) * 1000000)::int8,
+SELECT g.grp, n.id, n.type, n.context::text, n.custom::text, n.created_at, u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at,
+    g.activity_count, g.user_count, g.created_at, g.updated_at, (extract(epoch FROM g.updated_at) * 1000000)::int8,
     g.updated_at <= COALESCE(s.last_read_at, '-infinity') OR COALESCE(g.read_at >= g.updated_at, false),
-    g.updated_at <= COALESCE(s.last_seen_at, '-infinity') OR COALESCE(g.seen_at >= g.updated_at, false),
-    n.id, n.type, n.context::text, n.custom::text, n.created_at, u.id, u.name, u.image, u.role, u.language, u.teams, u.custom::text, u.created_at, u.updated_at
+    g.updated_at <= COALESCE(s.last_seen_at, '-infinity') OR COALESCE(g.seen_at >= g.updated_at, false)
 FROM (
     SELECT *, row_number() OVER (ORDER BY updated_at DESC, grp DESC) AS position FROM notification_groups
     WHERE feed = E'notification\x3abell-' || :b::text AND (true OR (updated_at, grp) < (timestamptz 'epoch' + 0 * interval '1 microsecond', ''))

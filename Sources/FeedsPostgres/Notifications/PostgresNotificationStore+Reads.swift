@@ -21,13 +21,14 @@ extension PostgresNotificationStore {
         return NotificationPage(groups: shown.map(\.group), status: try await status, next: next)
     }
 
-    /// What a group's rows carry, in `groups(feed:_:)`'s order: the group, whether it is read and
-    /// seen, then each of its newest notifications with its user.
+    /// What a group's rows carry, in `groups(feed:_:)`'s order: the group's name, one of its newest
+    /// notifications with its user, then the group's counts and times and whether it is read and
+    /// seen. A row of a group or user read before stops before their columns.
     private static let groupColumns = """
-        g.grp, g.activity_count, g.user_count, g.created_at, g.updated_at, (extract(epoch FROM g.updated_at) * 1000000)::int8,
+        g.grp, n.id, n.type, n.context::text, n.custom::text, n.created_at, \(UserRow.columns(alias: "u")),
+            g.activity_count, g.user_count, g.created_at, g.updated_at, (extract(epoch FROM g.updated_at) * 1000000)::int8,
             g.updated_at <= COALESCE(s.last_read_at, '-infinity') OR COALESCE(g.read_at >= g.updated_at, false),
-            g.updated_at <= COALESCE(s.last_seen_at, '-infinity') OR COALESCE(g.seen_at >= g.updated_at, false),
-            n.id, n.type, n.context::text, n.custom::text, n.created_at, \(UserRow.columns(alias: "u"))
+            g.updated_at <= COALESCE(s.last_seen_at, '-infinity') OR COALESCE(g.seen_at >= g.updated_at, false)
         """
 
     /// A page in one statement: the groups after the cursor ($2: none; $3, $4: the last group's
@@ -168,7 +169,7 @@ extension PostgresNotificationStore {
             let status = try Self.status(&columns)
             read[item].status = read[item].status ?? status
             guard row.dropFirst(2 + Self.statusColumnCount).first?.bytes != nil else { continue }  // no group
-            try Self.group(feed: touched[item].feed, &columns, into: &read[item].groups, users: &users)
+            try Self.group(feeds: [touched[item].feed], &columns, into: &read[item].groups, users: &users)
         }
         return try read.map { item in
             guard let status = item.status else { throw FeedsError(.internal, "the notification changes left out a feed") }
@@ -211,20 +212,34 @@ extension PostgresNotificationStore {
     where Rows.Element == PostgresRow {
         var groups: [(group: AggregatedGroup, micros: Int64)] = []
         var users: [String: User] = [:]
+        let feeds = [feed]  // every activity's, shared
         for try await row in rows {
             var columns = RowReader(row)
-            try group(feed: feed, &columns, into: &groups, users: &users)
+            try group(feeds: feeds, &columns, into: &groups, users: &users)
         }
         return groups
     }
 
-    /// One row of `groupColumns`: a new group, or the next notification of the last one.
+    /// One row of `groupColumns`: the next notification of the last group, or of a new one.
     private static func group(
-        feed: String, _ columns: inout RowReader, into groups: inout [(group: AggregatedGroup, micros: Int64)],
+        feeds: [String], _ columns: inout RowReader, into groups: inout [(group: AggregatedGroup, micros: Int64)],
         users: inout [String: User]
     ) throws {
         let name: String = try columns.next()
-        if groups.last?.group.group != name {
+        let id: String = try columns.next(), type: String = try columns.next()
+        let context = JSONObjectText(trusted: try columns.next()), custom = try JSONText.object(try columns.next())
+        let created: Date = try columns.next()
+        let userID: String = try columns.next()
+        let new = groups.isEmpty || groups[groups.count - 1].group.group != name
+        let user: User
+        if let known = users[userID] {
+            user = known
+            if new { columns.skip(UserRow.columnCount - 1) }
+        } else {
+            user = try UserRow.user(id: userID, &columns)
+            users[userID] = user
+        }
+        if new {
             let counts: (Int, Int) = (try columns.next(), try columns.next())
             let times: (Date, Date, Int64) = (try columns.next(), try columns.next(), try columns.next())
             let marks: (Bool, Bool) = (try columns.next(), try columns.next())
@@ -232,22 +247,9 @@ extension PostgresNotificationStore {
                 group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
                 updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
             groups.append((group, times.2))
-        } else {
-            columns.skip(7)
-        }
-        let id: String = try columns.next(), type: String = try columns.next()
-        let context = JSONObjectText(trusted: try columns.next()), custom = try JSONText.object(try columns.next())
-        let created: Date = try columns.next()
-        let userID: String = try columns.next()
-        let user: User
-        if let known = users[userID] {
-            user = known
-        } else {
-            user = try UserRow.user(id: userID, &columns)
-            users[userID] = user
         }
         var activity = Activity(
-            id: id, type: type, user: user, text: nil, feeds: [feed], visibility: .private, visibilityTag: nil,
+            id: id, type: type, user: user, text: nil, feeds: feeds, visibility: .private, visibilityTag: nil,
             restrictReplies: "everyone", custom: custom, attachments: [], createdAt: created, updatedAt: created,
             editedAt: nil, deletedAt: nil)
         activity.notificationContext = context

@@ -5,6 +5,7 @@ import PostgresNIO
 /// The columns a user is read from, in order, and the user they make.
 enum UserRow {
     static let columns = "id, name, image, role, language, teams, custom::text, created_at, updated_at"
+    static let columnCount = 9
 
     /// The same columns of the user aliased `alias`.
     static func columns(alias: String) -> String {
