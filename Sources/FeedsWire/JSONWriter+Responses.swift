@@ -93,42 +93,42 @@ extension JSONWriter {
     /// `activity(_:)` of an activity with nothing but its own fields (`isBare`): what the other
     /// writes as empty, in runs. A notification page writes 250 of them, and the runs halve its time.
     private mutating func bareActivity(_ activity: Activity, users: inout [String: [UInt8]]) {
-        object { json in
-            json.constantFields(
-                """
-                "collections":{},"comments":[],"filter_tags":[],"interest_tags":[],"score":0,"search_data":{},\
-                "attachments":[],"bookmark_count":0,"comment_count":0
-                """)
-            json.field("created_at", activity.createdAt)
-            json.key("custom")
-            json.object(activity.custom)
-            json.field("deleted_at", activity.deletedAt)
-            json.field("edited_at", activity.editedAt)
-            json.field("expires_at", activity.expiresAt)
-            json.key("feeds")
-            json.strings(activity.feeds)
-            json.constantFields(#""hidden":false"#)
-            json.field("id", activity.id)
-            if let watched = activity.isWatched { json.field("is_watched", watched) }
-            json.constantFields(#""latest_reactions":[],"mentioned_users":[]"#)
-            if let context = activity.notificationContext {
-                json.key("notification_context")
-                json.raw(context.text)
-            }
-            json.constantFields(
-                """
-                "own_bookmarks":[],"own_reactions":[],"popularity":0,"preview":false,"reaction_count":0,"reaction_groups":{}
-                """)
-            json.field("restrict_replies", Self.restrictReplies(activity))
-            json.constantFields(#""share_count":0"#)
-            json.field("text", activity.text)
-            json.field("type", activity.type)
-            json.field("updated_at", activity.updatedAt)
-            json.key("user")
-            json.user(activity.user, written: &users)
-            json.field("visibility", Self.visibility(activity))
-            json.field("visibility_tag", activity.visibilityTag)
+        openObject()  // not object(_:): its closure copied the activity
+        constantFields(
+            """
+            "collections":{},"comments":[],"filter_tags":[],"interest_tags":[],"score":0,"search_data":{},\
+            "attachments":[],"bookmark_count":0,"comment_count":0
+            """)
+        field("created_at", activity.createdAt)
+        key("custom")
+        object(activity.custom)
+        field("deleted_at", activity.deletedAt)
+        field("edited_at", activity.editedAt)
+        field("expires_at", activity.expiresAt)
+        key("feeds")
+        strings(activity.feeds)
+        constantFields(#""hidden":false"#)
+        field("id", activity.id)
+        if let watched = activity.isWatched { field("is_watched", watched) }
+        constantFields(#""latest_reactions":[],"mentioned_users":[]"#)
+        if let context = activity.notificationContext {
+            key("notification_context")
+            raw(context.text)
         }
+        constantFields(
+            """
+            "own_bookmarks":[],"own_reactions":[],"popularity":0,"preview":false,"reaction_count":0,"reaction_groups":{}
+            """)
+        field("restrict_replies", Self.restrictReplies(activity))
+        constantFields(#""share_count":0"#)
+        field("text", activity.text)
+        field("type", activity.type)
+        field("updated_at", activity.updatedAt)
+        key("user")
+        user(activity.user, written: &users)
+        field("visibility", Self.visibility(activity))
+        field("visibility_tag", activity.visibilityTag)
+        closeObject()
     }
 
     private static func restrictReplies(_ activity: Activity) -> String {

@@ -24,9 +24,18 @@ package struct JSONWriter {
     // MARK: Containers
 
     package mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {
+        openObject()
+        try body(&self)
+        closeObject()
+    }
+
+    /// `object(_:)` without its closure, for a writer the closure made copy what it captured.
+    mutating func openObject() {
         buffer.writeInteger(UInt8(ascii: "{"))
         empty = true
-        try body(&self)
+    }
+
+    mutating func closeObject() {
         buffer.writeInteger(UInt8(ascii: "}"))
         empty = false
     }

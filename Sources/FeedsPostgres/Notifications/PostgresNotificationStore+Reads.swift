@@ -15,13 +15,18 @@ extension PostgresNotificationStore {
         binds.append(Self.listed)
         async let status = status(feed: feed, logger: logger)
         let rows = try await reads.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: binds), logger: logger)
-        let listed = try await Self.groups(feed: feed, rows)
+        var read = NotificationGroupRows(feed: feed)
+        for try await row in rows {
+            var columns = RowReader(row)
+            try read.read(&columns)
+        }
+        let listed = read.groups()
         let shown = listed.prefix(limit)
         let next = listed.count > limit ? shown.last.map { Self.token(micros: $0.micros, group: $0.group.group) } : nil
         return NotificationPage(groups: shown.map(\.group), status: try await status, next: next)
     }
 
-    /// What a group's rows carry, in `groups(feed:_:)`'s order: the group's name, one of its newest
+    /// What a group's rows carry, in `NotificationGroupRows`' order: the group's name, one of its newest
     /// notifications with its user, then the group's counts and times and whether it is read and
     /// seen. A row of a group or user read before stops before their columns.
     private static let groupColumns = """
@@ -158,9 +163,7 @@ extension PostgresNotificationStore {
         binds.append(NotificationStatus.listedGroups)
         let rows = try await NotificationChangesRead.sequence(
             of: PostgresQuery(unsafeSQL: Self.changesSQL, binds: binds), on: client, logger: logger)
-        var read = [(status: NotificationStatus?, live: Bool, groups: [(group: AggregatedGroup, micros: Int64)])](
-            repeating: (nil, true, []), count: touched.count)
-        var users: [String: User] = [:]
+        var read = touched.map { (status: NotificationStatus?.none, live: true, groups: NotificationGroupRows(feed: $0.feed)) }
         for try await row in rows {
             var columns = RowReader(row)
             let item = Int(try columns.next() as Int64) - 1
@@ -169,11 +172,11 @@ extension PostgresNotificationStore {
             let status = try Self.status(&columns)
             read[item].status = read[item].status ?? status
             guard row.dropFirst(2 + Self.statusColumnCount).first?.bytes != nil else { continue }  // no group
-            try Self.group(feeds: [touched[item].feed], &columns, into: &read[item].groups, users: &users)
+            try read[item].groups.read(&columns)
         }
         return try read.map { item in
             guard let status = item.status else { throw FeedsError(.internal, "the notification changes left out a feed") }
-            return (NotificationChange(group: item.groups.first?.group, status: status), item.live)
+            return (NotificationChange(group: item.groups.groups().first?.group, status: status), item.live)
         }
     }
 
@@ -205,56 +208,6 @@ extension PostgresNotificationStore {
         ) gr ON true
         ORDER BY x.item, gr.position
         """
-
-    /// Rows of `groupColumns`, a group's rows together, into groups (with their times in
-    /// microseconds, for cursors) in the order they came. A user who comes again is read once.
-    static func groups<Rows: AsyncSequence>(feed: String, _ rows: Rows) async throws -> [(group: AggregatedGroup, micros: Int64)]
-    where Rows.Element == PostgresRow {
-        var groups: [(group: AggregatedGroup, micros: Int64)] = []
-        var users: [String: User] = [:]
-        let feeds = [feed]  // every activity's, shared
-        for try await row in rows {
-            var columns = RowReader(row)
-            try group(feeds: feeds, &columns, into: &groups, users: &users)
-        }
-        return groups
-    }
-
-    /// One row of `groupColumns`: the next notification of the last group, or of a new one.
-    private static func group(
-        feeds: [String], _ columns: inout RowReader, into groups: inout [(group: AggregatedGroup, micros: Int64)],
-        users: inout [String: User]
-    ) throws {
-        let name: String = try columns.next()
-        let id: String = try columns.next(), type: String = try columns.next()
-        let context = JSONObjectText(trusted: try columns.next()), custom = try JSONText.object(try columns.next())
-        let created: Date = try columns.next()
-        let userID: String = try columns.next()
-        let new = groups.isEmpty || groups[groups.count - 1].group.group != name
-        let user: User
-        if let known = users[userID] {
-            user = known
-            if new { columns.skip(UserRow.columnCount - 1) }
-        } else {
-            user = try UserRow.user(id: userID, &columns)
-            users[userID] = user
-        }
-        if new {
-            let counts: (Int, Int) = (try columns.next(), try columns.next())
-            let times: (Date, Date, Int64) = (try columns.next(), try columns.next(), try columns.next())
-            let marks: (Bool, Bool) = (try columns.next(), try columns.next())
-            let group = AggregatedGroup(
-                group: name, activities: [], activityCount: counts.0, userCount: counts.1, createdAt: times.0,
-                updatedAt: times.1, isRead: marks.0, isSeen: marks.1)
-            groups.append((group, times.2))
-        }
-        var activity = Activity(
-            id: id, type: type, user: user, text: nil, feeds: feeds, visibility: .private, visibilityTag: nil,
-            restrictReplies: "everyone", custom: custom, attachments: [], createdAt: created, updatedAt: created,
-            editedAt: nil, deletedAt: nil)
-        activity.notificationContext = context
-        groups[groups.count - 1].group.activities.append(activity)
-    }
 
     static func token(micros: Int64, group: String) -> String {
         Base64URL.encode(Array("\(micros)|\(group)".utf8))
