@@ -4,13 +4,13 @@ import PostgresNIO
 
 /// The columns a user is read from, in order, and the user they make.
 enum UserRow {
-    static let columns = "id, name, image, role, language, teams, custom::text, created_at, updated_at"
-    static let columnCount = 9
+    private static let names = ["id", "name", "image", "role", "language", "teams", "custom::text", "created_at", "updated_at"]
+    static let columns = names.joined(separator: ", ")
+    static let columnCount = names.count
 
     /// The same columns of the user aliased `alias`.
     static func columns(alias: String) -> String {
-        ["id", "name", "image", "role", "language", "teams", "custom::text", "created_at", "updated_at"]
-            .map { "\(alias).\($0)" }.joined(separator: ", ")
+        names.map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 
     /// The user in the next nine columns of a row, in the order of `columns`.
